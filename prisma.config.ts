@@ -1,0 +1,15 @@
+import { defineConfig } from "prisma/config";
+import { PrismaPg } from "@prisma/adapter-pg";
+
+// The CLI runs offline through the WebAssembly schema engine and the pg adapter;
+// see ../shared/notes/prisma-offline.md. The default URL matches src/config.ts.
+process.env.DATABASE_URL ??= "postgresql://postgres@127.0.0.1:5432/payreq";
+
+export default defineConfig({
+  experimental: { adapter: true },
+  engine: "js",
+  schema: "prisma/schema.prisma",
+  async adapter() {
+    return new PrismaPg({ connectionString: process.env.DATABASE_URL! });
+  },
+});

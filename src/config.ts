@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+/** Parses a duration such as `500ms`, `10s`, `2m`, `1h` (a bare number is milliseconds). */
+export const duration = z
+  .string()
+  .trim()
+  .regex(/^\d+(ms|s|m|h|d)?$/, "a duration such as 500ms, 10s, 2m or 1h")
+  .transform((text) => {
+    const [, value, unit = "ms"] = /^(\d+)(ms|s|m|h|d)?$/.exec(text)!;
+    const factor = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit]!;
+    return Number(value) * factor;
+  });
+
+/** Variables every process shares: where the data lives and how loudly to log. */
+export const sharedEnv = z.object({
+  /** PostgreSQL connection string. */
+  DATABASE_URL: z.string().url().default("postgresql://postgres@127.0.0.1:5432/payreq"),
+  /** Redis connection string (BullMQ queues). */
+  REDIS_URL: z.string().url().default("redis://127.0.0.1:6379"),
+  /** pino log level: fatal, error, warn, info, debug, trace or silent. */
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** `production` hides development conveniences. */
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+});
+
+const apiEnv = sharedEnv.extend({
+  /** HTTP port of the API (GraphQL at /graphql). */
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+});
+
+/**
+ * Parses an environment with `schema`, or prints every problem and exits 1:
+ * a process must not start half-configured.
+ */
+export function parseEnv<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv = process.env): z.output<T> {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+  console.error(`Invalid environment:\n${problems.join("\n")}`);
+  process.exit(1);
+}
+
+const env = parseEnv(apiEnv);
+
+export const config = {
+  env: env.NODE_ENV,
+  server: { port: env.PORT },
+  db: { url: env.DATABASE_URL },
+  redis: { url: env.REDIS_URL },
+  log: { level: env.LOG_LEVEL },
+};

@@ -1,0 +1,37 @@
+import type { Actor, DomainContext } from "./context.js";
+import { ForbiddenError, NotFoundError, type NotFoundCode } from "./errors.js";
+
+type MerchantActor = Extract<Actor, { kind: "merchant" }>;
+
+/** The calling merchant; any other key kind may not do this. */
+export function requireMerchant(ctx: DomainContext): MerchantActor {
+  if (ctx.actor.kind !== "merchant") throw new ForbiddenError("FORBIDDEN", "Only a merchant key may do this.");
+  return ctx.actor;
+}
+
+/** The calling merchant, which must be the one named; another merchant's data is invisible. */
+export function requireOwnMerchant(ctx: DomainContext, merchantId: string): MerchantActor {
+  const actor = requireMerchant(ctx);
+  if (actor.merchantId !== merchantId) throw new NotFoundError("MERCHANT_NOT_FOUND", "No such merchant.");
+  return actor;
+}
+
+/** Merchant keys see only their own merchant's rows; payer keys see any request. */
+export function merchantScope(ctx: DomainContext): { merchantId?: string } {
+  return ctx.actor.kind === "merchant" ? { merchantId: ctx.actor.merchantId } : {};
+}
+
+/** Rejects payer keys for anything but reading and paying requests. */
+export function requireMerchantOrPayer(ctx: DomainContext): void {
+  if (ctx.actor.kind === "operator") throw new ForbiddenError("FORBIDDEN", "Operators use the admin CLI.");
+}
+
+export function notFound(code: NotFoundCode): NotFoundError {
+  const thing = { REQUEST_NOT_FOUND: "request", TRANSACTION_NOT_FOUND: "transaction", MERCHANT_NOT_FOUND: "merchant" }[code];
+  return new NotFoundError(code, `No such ${thing}.`);
+}
+
+/** Operator-only operations (the admin CLI). */
+export function requireOperator(ctx: DomainContext): void {
+  if (ctx.actor.kind !== "operator") throw new ForbiddenError("FORBIDDEN", "Only an operator may do this.");
+}

@@ -1,0 +1,29 @@
+import type { PaymentMethod, Prisma } from "../../generated/prisma/client.js";
+import { sandboxWalletLedgerId, TEST_UPLINK } from "../ledgers/sandbox.js";
+
+const ALL_METHODS: PaymentMethod[] = ["QR_CODE", "NFC", "AUTH_ALPHANUMERIC", "AUTH_NUMERIC"];
+
+const ICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="15" fill="#0b7a75"/></svg>';
+
+/**
+ * The sandbox configuration a new merchant starts with: the test uplink and the sandbox wallet
+ * ledger of its currency, each accepting every payment method.
+ */
+export function defaultConfigurationItems(currency: string): Omit<Prisma.ConfigurationItemCreateManyInput, "merchantId">[] {
+  const fractionalDigits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions()
+    .maximumFractionDigits ?? 2;
+  const display = {
+    methods: ALL_METHODS,
+    iconImage: Buffer.from(ICON_SVG).toString("base64"),
+    iconMimeType: "image/svg+xml",
+    unitsLabel: currency,
+    unitsFactor: 10 ** fractionalDigits,
+    fractionalDigits,
+    precision: fractionalDigits,
+  };
+  return [
+    { index: 0, label: `${currency} (test uplink)`, ledgerId: TEST_UPLINK, ...display },
+    { index: 1, label: `${currency} sandbox wallet`, ledgerId: sandboxWalletLedgerId(currency), ...display },
+  ];
+}

@@ -1,0 +1,20 @@
+import { db } from "../../db.js";
+
+/**
+ * Stores EXPIRED on open requests past their expiresAt, in batches, skipping rows a payer holds
+ * locked (that pay will itself see the request as expired). Returns how many were expired.
+ */
+export async function expireOverdueRequests(now: Date, batchSize = 1000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const expired = await db.$executeRaw`
+      UPDATE payment_request SET status = 'EXPIRED', updated_at = ${now}
+      WHERE id IN (
+        SELECT id FROM payment_request
+        WHERE status = 'NEW' AND expires_at <= ${now}
+        LIMIT ${batchSize} FOR UPDATE SKIP LOCKED
+      )`;
+    total += expired;
+    if (expired < batchSize) return total;
+  }
+}

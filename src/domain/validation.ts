@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { ValidationError, type ValidationCode } from "./errors.js";
+
+/** The largest amount a JSON number carries exactly (2^53-1). */
+export const MAX_AMOUNT = BigInt(Number.MAX_SAFE_INTEGER);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const id = z.string().trim().regex(UUID, "must be an identifier issued by this service");
+
+/** A positive amount of minimum units: a JSON integer or a string of decimal digits, up to 2^53-1. */
+export const amount = z.union([z.number(), z.string(), z.bigint()]).transform((value, ctx) => {
+  const text = typeof value === "string" ? value.trim() : value;
+  const parsed =
+    typeof text === "bigint"
+      ? text
+      : typeof text === "number"
+        ? Number.isSafeInteger(text) ? BigInt(text) : null
+        : /^\d{1,20}$/.test(text) ? BigInt(text) : null;
+  if (parsed === null || parsed <= 0n || parsed > MAX_AMOUNT) {
+    ctx.addIssue({ code: "custom", message: "must be a whole number of minimum units from 1 to 2^53-1" });
+    return z.NEVER;
+  }
+  return parsed;
+});
+
+/** A whole number given as a JSON integer or a string of digits. */
+export const wholeNumber = (min: number, max: number) =>
+  z.union([z.number(), z.string().trim().regex(/^\d+$/).transform(Number)]).pipe(
+    z.number().int().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`),
+  );
+
+/** Text of at most `max` characters. */
+export const text = (max: number) => z.string().trim().min(1).max(max, `must be at most ${max} characters`);
+
+export const ledgerId = z
+  .string()
+  .trim()
+  .max(128)
+  .regex(/^[a-z0-9_-]+(\.[a-z0-9_-]+)+$/i, "must be a dotted ledger identifier such as test.uplink");
+
+export const asset = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z][A-Za-z0-9._-]{0,31}$/, "must be an asset code such as NZD");
+
+export const httpUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .url()
+  .refine((url) => /^https?:$/.test(new URL(url).protocol), "must be an http or https URL");
+
+/**
+ * Parses a domain operation's input. The first problem becomes a ValidationError whose CODE is the
+ * one the contract gives for that parameter, so GraphQL and REST report the same thing.
+ */
+export function parseInput<S extends z.ZodObject>(
+  schema: S,
+  codes: Partial<Record<keyof z.input<S> & string, ValidationCode>>,
+  input: unknown,
+): z.output<S> {
+  const parsed = schema.safeParse(input ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = String(issue.path[0] ?? "");
+  const code = (codes as Record<string, ValidationCode | undefined>)[field] ?? "BAD_REQUEST";
+  const message = issue.code === "invalid_type" && issue.input === undefined ? "is required" : issue.message;
+  throw new ValidationError(code, field ? `${field} ${message}` : message);
+}
+
+/** An optional parameter: absent, null or an empty string all mean "not given". */
+export const optional = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((value) => (value === "" || value === null ? undefined : value), schema.optional());

@@ -1,0 +1,20 @@
+import type { Tx } from "../../db.js";
+import type { PaymentRequest, Transaction } from "../../generated/prisma/client.js";
+import { toNotificationTransaction } from "./events.js";
+
+/**
+ * Writes the outbox row announcing a completed transaction, in the caller's database transaction,
+ * when the request has a notifyUrl. The worker delivers it; the API never does.
+ */
+export async function recordWebhookEvent(tx: Tx, request: PaymentRequest, transaction: Transaction): Promise<void> {
+  if (!request.notifyUrl) return;
+  await tx.webhookEvent.create({
+    data: {
+      merchantId: request.merchantId,
+      requestId: request.id,
+      transactionId: transaction.id,
+      url: request.notifyUrl,
+      payload: toNotificationTransaction(transaction, request),
+    },
+  });
+}

@@ -1,0 +1,33 @@
+import {
+  DomainError,
+  ExternalServiceError,
+  ForbiddenError,
+  LedgerRefusedError,
+  NotFoundError,
+  StateConflictError,
+  UnauthenticatedError,
+  ValidationError,
+} from "../domain/errors.js";
+import { builder } from "./builder.js";
+import { ErrorCodeEnum } from "./enums.js";
+
+const ErrorInterface = builder.interfaceRef<DomainError>("Error").implement({
+  description: "An expected failure. Nothing was changed.",
+  fields: (t) => ({
+    code: t.field({ type: ErrorCodeEnum, description: "Stable error code.", resolve: (error) => error.code }),
+    message: t.exposeString("message", { description: "What went wrong, safe to show to a person." }),
+  }),
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Pothos types error classes by their constructor.
+function errorType(errorClass: new (...args: any[]) => DomainError, name: string, description: string) {
+  builder.objectType(errorClass, { name, description, interfaces: [ErrorInterface] as const });
+}
+
+errorType(ValidationError, "ValidationError", "A parameter is missing or malformed.");
+errorType(NotFoundError, "NotFoundError", "No such thing is visible to this key.");
+errorType(ForbiddenError, "ForbiddenError", "The key may not do this, or the merchant's configuration does not allow it.");
+errorType(StateConflictError, "StateConflictError", "The request or transaction is in a state that does not allow this.");
+errorType(LedgerRefusedError, "LedgerRefusedError", "The ledger refused the payment.");
+errorType(UnauthenticatedError, "AuthenticationError", "The X-Api-Key header is missing, unknown or revoked.");
+errorType(ExternalServiceError, "ExternalServiceError", "A ledger or dependency is unavailable; retry later.");

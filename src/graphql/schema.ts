@@ -1,0 +1,12 @@
+import { builder } from "./builder.js";
+import "./scalars.js";
+import "./enums.js";
+import "./errors.js";
+import "./types/merchant-configuration.js";
+import "./types/request.js";
+import "./types/transaction.js";
+
+builder.queryType({ description: "Reads. Every field needs an X-Api-Key header." });
+builder.mutationType({ description: "Writes. Results are the data or a typed Error." });
+
+export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,131 @@
+import { cancelRequest } from "../../domain/requests/cancel.js";
+import { createRequest } from "../../domain/requests/create.js";
+import { getRequest } from "../../domain/requests/info.js";
+import { payRequest } from "../../domain/requests/pay.js";
+import { effectiveStatus } from "../../domain/requests/status.js";
+import { builder } from "../builder.js";
+import { PaymentMethodEnum, RequestStatusEnum } from "../enums.js";
+import { Transaction } from "./transaction.js";
+
+const Denomination = builder.objectRef<{ asset: string; amount: bigint }>("Denomination").implement({
+  description: "What a request asks for: an amount of an asset.",
+  fields: (t) => ({
+    asset: t.exposeString("asset", { description: "Currency or asset class, e.g. NZD." }),
+    amount: t.field({ type: "Amount", description: "Amount in minimum divisible units.", resolve: (d) => d.amount }),
+  }),
+});
+
+builder.prismaObject("PaymentOption", {
+  description: "One way to satisfy a request: an amount at a ledger.",
+  fields: (t) => ({
+    ledger: t.exposeString("ledgerId", { description: "Ledger at which the transfer is recorded." }),
+    amount: t.field({ type: "Amount", description: "Amount of the ledger's asset that pays the request in full.", resolve: (o) => o.amount }),
+    account: t.exposeString("account", { nullable: true, description: "Account the transfer is made to, if any." }),
+    methods: t.field({ type: [PaymentMethodEnum], description: "How payment can be initiated.", resolve: (o) => o.methods }),
+  }),
+});
+
+export const PaymentRequest = builder.prismaObject("PaymentRequest", {
+  description: "A merchant's request for payment.",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "The requestId." }),
+    merchantId: t.exposeID("merchantId", { description: "Merchant that issued the request." }),
+    clientId: t.exposeID("clientId", { nullable: true, description: "Client configuration the request was made under." }),
+    externalReference: t.exposeString("externalReference", { nullable: true, description: "The merchant's unique reference." }),
+    denomination: t.field({
+      type: Denomination,
+      description: "Amount and asset requested.",
+      resolve: (request) => ({ asset: request.asset, amount: request.amount }),
+    }),
+    payments: t.relation("options", {
+      description: "Payment options, in the merchant's order.",
+      query: { orderBy: { index: "asc" } },
+    }),
+    paidBy: t.field({
+      type: Transaction,
+      nullable: true,
+      description: "The purchase that paid the request; null until paid.",
+      select: { transactions: { where: { type: "PURCHASE" }, take: 1 } },
+      resolve: (request) => request.transactions[0] ?? null,
+    }),
+    refunds: t.relation("transactions", {
+      description: "Refunds of the request's purchase, oldest first.",
+      query: { where: { type: "REFUND" }, orderBy: { createdAt: "asc" } },
+    }),
+    requestCode: t.exposeString("requestCode", { description: "Code shown as a QR code or sent to a wallet over NFC." }),
+    description: t.exposeString("description", { nullable: true, description: "The merchant's description." }),
+    status: t.field({
+      type: RequestStatusEnum,
+      description: "Current status; a request past expiresAt reads EXPIRED even before it is swept.",
+      select: { status: true, expiresAt: true },
+      resolve: (request) => effectiveStatus(request, new Date()),
+    }),
+    paymentExpirySeconds: t.exposeInt("paymentExpirySeconds", { description: "Seconds the request stays payable." }),
+    expiresAt: t.expose("expiresAt", { type: "DateTime", description: "After this the request can no longer be paid." }),
+    notifyUrl: t.exposeString("notifyUrl", { nullable: true, description: "Webhook that receives signed notifications." }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "Creation time." }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime", description: "Last change." }),
+  }),
+});
+
+const RequestCreateInput = builder.inputType("RequestCreateInput", {
+  fields: (t) => ({
+    merchantId: t.id({ required: true, description: "The merchant creating the request (the key's own)." }),
+    asset: t.string({ required: true, description: "Currency or asset class, e.g. NZD." }),
+    amount: t.field({ type: "Amount", required: true, description: "Amount in minimum divisible units." }),
+    clientId: t.id({ description: "Client configuration whose items become the payment options." }),
+    externalReference: t.string({ description: "Unique per merchant; repeating it with the same parameters returns the same request." }),
+    description: t.string({ description: "Shown to the payer." }),
+    notifyUrl: t.string({ description: "Webhook for signed notifications of the payment and refunds." }),
+    paymentExpirySeconds: t.int({ description: "Seconds the request stays payable, 1 to 86399; default 120." }),
+  }),
+});
+
+const RequestPayInput = builder.inputType("RequestPayInput", {
+  fields: (t) => ({
+    requestId: t.id({ required: true, description: "The request to pay." }),
+    authorization: t.string({ required: true, description: "Authorizes the payment at the ledger (a sandbox wallet id on sandbox wallet ledgers)." }),
+    ledger: t.string({ required: true, description: "Ledger of one of the request's payment options." }),
+  }),
+});
+
+const RequestCancelInput = builder.inputType("RequestCancelInput", {
+  fields: (t) => ({ requestId: t.id({ required: true, description: "The request to cancel." }) }),
+});
+
+builder.queryFields((t) => ({
+  paymentRequest: t.prismaField({
+    type: "PaymentRequest",
+    description: "A payment request by id or by requestCode (give one).",
+    args: {
+      id: t.arg.id({ description: "The requestId." }),
+      requestCode: t.arg.string({ description: "The code a wallet scanned or received." }),
+    },
+    resolve: async (query, _root, args, ctx) =>
+      getRequest(await ctx.domain(), { requestId: args.id, requestCode: args.requestCode }, query),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  requestCreate: t.field({
+    type: PaymentRequest,
+    description: "Create a payment request (status NEW).",
+    args: { input: t.arg({ type: RequestCreateInput, required: true }) },
+    errors: {},
+    resolve: async (_root, { input }, ctx) => createRequest(await ctx.domain(), input),
+  }),
+  requestPay: t.field({
+    type: PaymentRequest,
+    description: "Pay a request with an authorization at one of its ledgers.",
+    args: { input: t.arg({ type: RequestPayInput, required: true }) },
+    errors: {},
+    resolve: async (_root, { input }, ctx) => payRequest(await ctx.domain(), input),
+  }),
+  requestCancel: t.field({
+    type: PaymentRequest,
+    description: "Cancel an open request.",
+    args: { input: t.arg({ type: RequestCancelInput, required: true }) },
+    errors: {},
+    resolve: async (_root, { input }, ctx) => cancelRequest(await ctx.domain(), input),
+  }),
+}));

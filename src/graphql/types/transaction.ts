@@ -1,0 +1,64 @@
+import { getTransaction } from "../../domain/transactions/info.js";
+import { refundTransaction } from "../../domain/transactions/refund.js";
+import { builder } from "../builder.js";
+import { TransactionStateEnum, TransactionTypeEnum } from "../enums.js";
+
+export const Transaction = builder.prismaObject("Transaction", {
+  description: "A completed transfer: the PURCHASE that paid a request, or a REFUND of it.",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "The transactionId; refunds name the purchase by it." }),
+    transactionType: t.field({ type: TransactionTypeEnum, description: "PURCHASE or REFUND.", resolve: (tx) => tx.type }),
+    state: t.field({ type: TransactionStateEnum, description: "COMPLETED once recorded.", resolve: (tx) => tx.state }),
+    ledger: t.exposeString("ledgerId", { description: "Ledger the transfer took place on." }),
+    amount: t.field({ type: "Amount", description: "Minimum units transferred.", resolve: (tx) => tx.amount }),
+    account: t.exposeString("account", { description: "Account the transfer was made to; may be empty." }),
+    authCode: t.exposeString("authCode", { description: "Shows that the ledger authorized the transfer." }),
+    responseCode: t.exposeString("responseCode", { description: "The ledger's response code (00 approved)." }),
+    paymentType: t.exposeString("paymentType", { description: "Payment type for reconciling settlement (the legacy `type`)." }),
+    receipt: t.exposeString("receipt", { nullable: true, description: "Base64-encoded receipt to print for the payer." }),
+    settlementDate: t.expose("settlementDate", { type: "DateTime", description: "When the transfer settles to the merchant." }),
+    externalReference: t.exposeString("externalReference", { nullable: true, description: "For a refund: the merchant's reference." }),
+    request: t.relation("request", { description: "The payment request." }),
+    purchase: t.relation("purchase", { nullable: true, description: "For a refund: the purchase it returns money from." }),
+    refunds: t.relation("refunds", { description: "For a purchase: its refunds.", query: { orderBy: { createdAt: "asc" } } }),
+    refundableAmount: t.field({
+      type: "Amount",
+      nullable: true,
+      description: "For a purchase: what can still be refunded. Null for a refund.",
+      select: { amount: true, type: true, refunds: { select: { amount: true } } },
+      resolve: (tx) =>
+        tx.type === "PURCHASE" ? tx.refunds.reduce((left, refund) => left - refund.amount, tx.amount) : null,
+    }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When the transfer completed." }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime", description: "Last change." }),
+  }),
+});
+
+const TransactionRefundInput = builder.inputType("TransactionRefundInput", {
+  fields: (t) => ({
+    transactionId: t.id({ required: true, description: "The PURCHASE to refund." }),
+    amount: t.field({ type: "Amount", required: true, description: "Minimum units to return to the payer." }),
+    externalReference: t.string({
+      description: "Unique per purchase. Without one a purchase is refunded once; with one, once per reference.",
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  transaction: t.prismaField({
+    type: "Transaction",
+    description: "One of the merchant's transactions.",
+    args: { id: t.arg.id({ required: true, description: "The transactionId." }) },
+    resolve: async (query, _root, args, ctx) => getTransaction(await ctx.domain(), { transactionId: args.id }, query),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  transactionRefund: t.field({
+    type: Transaction,
+    description: "Return all or part of a purchase to the payer. Refunds never total more than the purchase.",
+    args: { input: t.arg({ type: TransactionRefundInput, required: true }) },
+    errors: {},
+    resolve: async (_root, { input }, ctx) => refundTransaction(await ctx.domain(), input),
+  }),
+}));

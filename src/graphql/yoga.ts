@@ -1,0 +1,30 @@
+import { GraphQLError } from "graphql";
+import { createYoga, maskError } from "graphql-yoga";
+import { config } from "../config.js";
+import { DomainError } from "../domain/errors.js";
+import { logger } from "../logger.js";
+import { createGraphQLContext } from "./context.js";
+import { schema } from "./schema.js";
+
+/**
+ * The GraphQL endpoint. Query fields report a DomainError as a GraphQL error carrying its CODE in
+ * `extensions.code` (mutations return typed errors instead); everything else stays masked.
+ */
+export function createGraphQLHandler() {
+  return createYoga({
+    schema,
+    context: createGraphQLContext,
+    graphqlEndpoint: "/graphql",
+    landingPage: false,
+    graphiql: config.env === "production" ? false : { title: "Payment requests", headers: JSON.stringify({ "X-Api-Key": "" }) },
+    logging: logger.child({ component: "graphql" }),
+    maskedErrors: {
+      maskError(error, message, isDev) {
+        // A DomainError already carries its CODE in extensions (see DomainError.extensions).
+        const original = error instanceof GraphQLError ? error.originalError : error;
+        if (original instanceof DomainError) return error as Error;
+        return maskError(error, message, isDev);
+      },
+    },
+  });
+}

@@ -1,0 +1,25 @@
+import { serve } from "@hono/node-server";
+import { config } from "./config.js";
+import { db } from "./db.js";
+import { createApp } from "./http/app.js";
+import { logger } from "./logger.js";
+
+const app = createApp();
+const server = serve({ fetch: app.fetch, port: config.server.port }, (info) => {
+  logger.info({ port: info.port }, `API listening: GraphQL at http://localhost:${info.port}/graphql`);
+});
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "API shutting down");
+  const force = setTimeout(() => process.exit(1), 10_000).unref();
+  server.close();
+  await app.dispose();
+  await db.$disconnect();
+  clearTimeout(force);
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
