@@ -1,23 +1,29 @@
 /**
- * Creates the database named in DATABASE_URL when it does not exist yet, so that
- * `prisma migrate deploy` (which runs through the pg adapter) has something to connect to.
+ * Creates the database named in a connection string when it does not exist (`npm start`), or drops
+ * and recreates it (the test suite's clean slate). `prisma migrate deploy` then fills it.
  */
+import { pathToFileURL } from "node:url";
 import pg from "pg";
-import { config } from "../src/config.js";
 
-const target = new URL(config.db.url);
-const name = decodeURIComponent(target.pathname.slice(1));
-const admin = new URL(target);
-admin.pathname = "/postgres";
+export async function createDatabase(url: string, { recreate = false } = {}): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  const quoted = `"${name.replaceAll('"', '""')}"`;
+  const admin = new URL(target);
+  admin.pathname = "/postgres";
 
-const client = new pg.Client({ connectionString: admin.toString() });
-await client.connect();
-try {
-  const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
-  if (!rowCount) {
-    await client.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
-    console.log(`created database ${name}`);
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    if (recreate) await client.query(`DROP DATABASE IF EXISTS ${quoted} WITH (FORCE)`);
+    const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (!rowCount) await client.query(`CREATE DATABASE ${quoted}`);
+  } finally {
+    await client.end();
   }
-} finally {
-  await client.end();
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const { config } = await import("../src/config.js");
+  await createDatabase(config.db.url);
 }

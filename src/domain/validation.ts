@@ -47,9 +47,8 @@ export const asset = z
 export const httpUrl = z
   .string()
   .trim()
-  .max(2048)
-  .url()
-  .refine((url) => /^https?:$/.test(new URL(url).protocol), "must be an http or https URL");
+  .max(2048, "must be at most 2048 characters")
+  .pipe(z.url({ protocol: /^https?$/, message: "must be an http or https URL" }));
 
 /**
  * Parses a domain operation's input. The first problem becomes a ValidationError whose CODE is the

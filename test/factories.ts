@@ -1,0 +1,48 @@
+import { randomUUID } from "node:crypto";
+import { db } from "../src/db.js";
+import type { Actor, DomainContext } from "../src/domain/context.js";
+import { createApiKey } from "../src/domain/keys/create.js";
+import { createMerchant } from "../src/domain/merchants/create.js";
+import { createRequest } from "../src/domain/requests/create.js";
+import type { CreateRequestInput } from "../src/domain/requests/schemas.js";
+import { createWallet } from "../src/domain/wallets/create.js";
+import { logger } from "../src/logger.js";
+
+export function contextFor(actor: Actor, now?: Date): DomainContext {
+  return { actor, requestId: randomUUID(), logger, now: () => now ?? new Date() };
+}
+
+export const operator = contextFor({ kind: "operator" });
+export const payer = contextFor({ kind: "payer", keyPrefix: "pk_test" });
+
+/** A fresh merchant (own tenant) with the default sandbox configuration and its API key. */
+export async function buildMerchant(currency = "NZD") {
+  const merchant = await createMerchant(operator, { name: `Shop ${randomUUID().slice(0, 8)}`, currency });
+  const ctx = contextFor({ kind: "merchant", merchantId: merchant.merchantId, keyPrefix: "mk_test" });
+  return { ...merchant, ctx, at: (now: Date) => contextFor(ctx.actor, now) };
+}
+
+export type TestMerchant = Awaited<ReturnType<typeof buildMerchant>>;
+
+export async function buildPayerKey() {
+  return (await createApiKey(operator, { kind: "PAYER" })).apiKey;
+}
+
+export async function buildWallet(balance: number, currency = "NZD") {
+  return createWallet(operator, { currency, balance });
+}
+
+/** A NZD request of a merchant (a fresh one unless given). */
+export async function buildRequest(overrides: Partial<CreateRequestInput> & { merchant?: TestMerchant } = {}) {
+  const { merchant = await buildMerchant(), ...input } = overrides;
+  const request = await createRequest(merchant.ctx, { merchantId: merchant.merchantId, asset: "NZD", amount: 1000, ...input });
+  return { merchant, request };
+}
+
+export async function walletBalance(walletId: string): Promise<bigint> {
+  return (await db.sandboxWallet.findUniqueOrThrow({ where: { id: walletId } })).balance;
+}
+
+export async function outboxFor(requestId: string) {
+  return db.webhookEvent.findMany({ where: { requestId }, orderBy: { createdAt: "asc" } });
+}

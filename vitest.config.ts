@@ -1,0 +1,19 @@
+import { defineConfig } from "vitest/config";
+
+// Tests run against the real PostgreSQL and Redis on loopback, in a database and Redis db of their own.
+export const testEnv = {
+  NODE_ENV: "test",
+  DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/payreq_test",
+  REDIS_URL: "redis://127.0.0.1:6379/15",
+  LOG_LEVEL: "silent",
+};
+
+export default defineConfig({
+  test: {
+    env: testEnv,
+    globalSetup: ["test/setup/global.ts"],
+    include: ["test/**/*.test.ts"],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
+});
