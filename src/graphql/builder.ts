@@ -47,5 +47,6 @@ export const builder = new SchemaBuilder<{
       ExternalServiceError,
     ],
     directResult: true,
+    defaultUnionOptions: { name: ({ fieldName }) => `${fieldName[0]!.toUpperCase()}${fieldName.slice(1)}Result` },
   },
 });

@@ -1,4 +1,3 @@
-import { GraphQLError } from "graphql";
 import { createYoga, maskError } from "graphql-yoga";
 import { config } from "../config.js";
 import { DomainError } from "../domain/errors.js";
@@ -21,7 +20,8 @@ export function createGraphQLHandler() {
     maskedErrors: {
       maskError(error, message, isDev) {
         // A DomainError already carries its CODE in extensions (see DomainError.extensions).
-        const original = error instanceof GraphQLError ? error.originalError : error;
+        // Duck-typed: graphql's CJS and ESM builds can both be loaded, so instanceof GraphQLError is unreliable.
+        const original = (error as { originalError?: unknown }).originalError ?? error;
         if (original instanceof DomainError) return error as Error;
         return maskError(error, message, isDev);
       },

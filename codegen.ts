@@ -1,0 +1,28 @@
+import type { CodegenConfig } from "@graphql-codegen/cli";
+import { printSchema } from "graphql";
+import { schema } from "./src/graphql/schema.js";
+
+/**
+ * `npm run generate`: the committed SDL (schema.graphql) from the code-first schema, and typed
+ * documents (test/gql/) for the operations the tests and dashboards send.
+ */
+const config: CodegenConfig = {
+  schema: printSchema(schema),
+  documents: ["test/**/*.ts", "!test/gql/**"],
+  ignoreNoDocuments: true,
+  emitLegacyCommonJSImports: false,
+  generates: {
+    "schema.graphql": { plugins: ["schema-ast"] },
+    "test/gql/": {
+      preset: "client",
+      presetConfig: { fragmentMasking: false },
+      config: {
+        useTypeImports: true,
+        enumsAsTypes: true,
+        scalars: { Amount: { input: "number | string", output: "number" }, DateTime: "string", ID: "string" },
+      },
+    },
+  },
+};
+
+export default config;

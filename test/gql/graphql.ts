@@ -1,0 +1,206 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** Stable error codes, the same as the REST API's `message`. */
+export type ErrorCode =
+  | 'ALREADY_REFUNDED'
+  | 'BAD_REQUEST'
+  | 'EXTERNAL_SERVICE_ERROR'
+  | 'FORBIDDEN'
+  | 'INACTIVE_ASSET'
+  | 'INSUFFICIENT_ASSET_BALANCE'
+  | 'INVALID_AMOUNT'
+  | 'INVALID_ASSET'
+  | 'INVALID_AUTHORIZATION'
+  | 'INVALID_CLIENT_ID'
+  | 'INVALID_DESCRIPTION'
+  | 'INVALID_LEDGER'
+  | 'INVALID_MERCHANT_ID'
+  | 'INVALID_NOTIFY_URL'
+  | 'INVALID_PAYMENT_EXPIRY_SECONDS'
+  | 'INVALID_REFERENCE'
+  | 'INVALID_REQUEST_ID'
+  | 'INVALID_TRANSACTION_ID'
+  | 'INVALID_TRANSACTION_TYPE'
+  | 'KEY_NOT_AUTHORIZED'
+  | 'LEDGER_NOT_ENABLED'
+  | 'MERCHANT_CONFIGURATION_NOT_FOUND'
+  | 'MERCHANT_NOT_FOUND'
+  | 'NO_AVAILABLE_PAYMENT_OPTIONS'
+  | 'PAYMENT_DECLINED'
+  | 'REPEAT_REFERENCE'
+  | 'REQUEST_CANCELLED'
+  | 'REQUEST_EXPIRED'
+  | 'REQUEST_NOT_FOUND'
+  | 'REQUEST_PAID'
+  | 'TRANSACTION_NOT_FOUND';
+
+/** How a payer initiates payment. */
+export type PaymentMethod =
+  /** The payer presents an alphanumeric authorization. */
+  | 'AUTH_ALPHANUMERIC'
+  /** The payer presents a numeric authorization. */
+  | 'AUTH_NUMERIC'
+  /** The requestCode is transmitted to the wallet over NFC. */
+  | 'NFC'
+  /** The payer scans a QR code of the requestCode. */
+  | 'QR_CODE';
+
+export type RequestCancelInput = {
+  /** The request to cancel. */
+  requestId: string;
+};
+
+export type RequestCreateInput = {
+  /** Amount in minimum divisible units. */
+  amount: number | string;
+  /** Currency or asset class, e.g. NZD. */
+  asset: string;
+  /** Client configuration whose items become the payment options. */
+  clientId?: string | null | undefined;
+  /** Shown to the payer. */
+  description?: string | null | undefined;
+  /** Unique per merchant; repeating it with the same parameters returns the same request. */
+  externalReference?: string | null | undefined;
+  /** The merchant creating the request (the key's own). */
+  merchantId: string;
+  /** Webhook for signed notifications of the payment and refunds. */
+  notifyUrl?: string | null | undefined;
+  /** Seconds the request stays payable, 1 to 86399; default 120. */
+  paymentExpirySeconds?: number | null | undefined;
+};
+
+export type RequestPayInput = {
+  /** Authorizes the payment at the ledger (a sandbox wallet id on sandbox wallet ledgers). */
+  authorization: string;
+  /** Ledger of one of the request's payment options. */
+  ledger: string;
+  /** The request to pay. */
+  requestId: string;
+};
+
+/** Where a payment request stands. A request past expiresAt reads EXPIRED. */
+export type RequestStatus =
+  /** Cancelled by the merchant. */
+  | 'CANCELLED'
+  /** Past expiresAt without being paid. */
+  | 'EXPIRED'
+  /** Open: can be paid or cancelled until it expires. */
+  | 'NEW'
+  /** Paid; paidBy holds the purchase. */
+  | 'PAID';
+
+export type TransactionRefundInput = {
+  /** Minimum units to return to the payer. */
+  amount: number | string;
+  /** Unique per purchase. Without one a purchase is refunded once; with one, once per reference. */
+  externalReference?: string | null | undefined;
+  /** The PURCHASE to refund. */
+  transactionId: string;
+};
+
+/** The kind of a transaction. */
+export type TransactionType =
+  /** A payment of a request. */
+  | 'PURCHASE'
+  /** Money returned to the payer from a purchase. */
+  | 'REFUND';
+
+export type CreateRequestMutationVariables = Exact<{
+  input: RequestCreateInput;
+}>;
+
+
+export type CreateRequestMutation = { requestCreate:
+    | { __typename: 'AuthenticationError', code: ErrorCode, message: string }
+    | { __typename: 'ExternalServiceError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
+    | { __typename: 'PaymentRequest', id: string, status: RequestStatus, requestCode: string, expiresAt: string, denomination: { amount: number, asset: string }, payments: Array<{ ledger: string, amount: number, methods: Array<PaymentMethod> }>, paidBy: { id: string } | null }
+    | { __typename: 'StateConflictError', code: ErrorCode, message: string }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string }
+   };
+
+export type PayRequestMutationVariables = Exact<{
+  input: RequestPayInput;
+}>;
+
+
+export type PayRequestMutation = { requestPay:
+    | { __typename: 'AuthenticationError', code: ErrorCode, message: string }
+    | { __typename: 'ExternalServiceError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
+    | { __typename: 'PaymentRequest', id: string, status: RequestStatus, paidBy: { id: string, transactionType: TransactionType, amount: number, ledger: string, authCode: string, responseCode: string } | null }
+    | { __typename: 'StateConflictError', code: ErrorCode, message: string }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string }
+   };
+
+export type CancelRequestMutationVariables = Exact<{
+  input: RequestCancelInput;
+}>;
+
+
+export type CancelRequestMutation = { requestCancel:
+    | { __typename: 'AuthenticationError', code: ErrorCode, message: string }
+    | { __typename: 'ExternalServiceError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
+    | { __typename: 'PaymentRequest', id: string, status: RequestStatus, paidBy: { id: string } | null }
+    | { __typename: 'StateConflictError', code: ErrorCode, message: string }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string }
+   };
+
+export type RefundTransactionMutationVariables = Exact<{
+  input: TransactionRefundInput;
+}>;
+
+
+export type RefundTransactionMutation = { transactionRefund:
+    | { __typename: 'AuthenticationError', code: ErrorCode, message: string }
+    | { __typename: 'ExternalServiceError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
+    | { __typename: 'StateConflictError', code: ErrorCode, message: string }
+    | { __typename: 'Transaction', id: string, transactionType: TransactionType, amount: number, externalReference: string | null, purchase: { id: string, refundableAmount: number | null } | null }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string }
+   };
+
+export type RequestInfoQueryVariables = Exact<{
+  id?: string | null | undefined;
+  requestCode?: string | null | undefined;
+}>;
+
+
+export type RequestInfoQuery = { paymentRequest: { id: string, status: RequestStatus, requestCode: string, paidBy: { id: string } | null, refunds: Array<{ id: string, amount: number }> } };
+
+export type TransactionInfoQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type TransactionInfoQuery = { transaction: { id: string, transactionType: TransactionType, amount: number, refundableAmount: number | null, refunds: Array<{ id: string, amount: number }>, request: { id: string, status: RequestStatus } } };
+
+export type MerchantConfigurationQueryVariables = Exact<{
+  merchantId: string;
+  clientId?: string | null | undefined;
+}>;
+
+
+export type MerchantConfigurationQuery = { merchantConfiguration: { merchantId: string, name: string, clientId: string | null, items: Array<{ label: string, asset: string, account: string | null, index: number, methods: Array<PaymentMethod>, fractionalDigits: number, precision: number, icon: { image: string, mimeType: string } | null, units: { label: string, factor: number } }> } };
+
+
+export const CreateRequestDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateRequest"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"RequestCreateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"requestCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentRequest"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"requestCode"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"denomination"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"asset"}}]}},{"kind":"Field","name":{"kind":"Name","value":"payments"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ledger"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"methods"}}]}},{"kind":"Field","name":{"kind":"Name","value":"paidBy"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<CreateRequestMutation, CreateRequestMutationVariables>;
+export const PayRequestDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PayRequest"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"RequestPayInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"requestPay"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentRequest"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"paidBy"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"transactionType"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"ledger"}},{"kind":"Field","name":{"kind":"Name","value":"authCode"}},{"kind":"Field","name":{"kind":"Name","value":"responseCode"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<PayRequestMutation, PayRequestMutationVariables>;
+export const CancelRequestDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CancelRequest"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"RequestCancelInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"requestCancel"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentRequest"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"paidBy"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<CancelRequestMutation, CancelRequestMutationVariables>;
+export const RefundTransactionDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RefundTransaction"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"TransactionRefundInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"transactionRefund"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Transaction"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"transactionType"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"externalReference"}},{"kind":"Field","name":{"kind":"Name","value":"purchase"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"refundableAmount"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<RefundTransactionMutation, RefundTransactionMutationVariables>;
+export const RequestInfoDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RequestInfo"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"requestCode"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"paymentRequest"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"requestCode"},"value":{"kind":"Variable","name":{"kind":"Name","value":"requestCode"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"requestCode"}},{"kind":"Field","name":{"kind":"Name","value":"paidBy"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"refunds"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}}]}}]}}]}}]} as unknown as DocumentNode<RequestInfoQuery, RequestInfoQueryVariables>;
+export const TransactionInfoDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"TransactionInfo"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"transaction"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"transactionType"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"refundableAmount"}},{"kind":"Field","name":{"kind":"Name","value":"refunds"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"amount"}}]}},{"kind":"Field","name":{"kind":"Name","value":"request"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}}]} as unknown as DocumentNode<TransactionInfoQuery, TransactionInfoQueryVariables>;
+export const MerchantConfigurationDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"MerchantConfiguration"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"merchantId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"clientId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"merchantConfiguration"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"merchantId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"merchantId"}}},{"kind":"Argument","name":{"kind":"Name","value":"clientId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"clientId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"merchantId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"clientId"}},{"kind":"Field","name":{"kind":"Name","value":"items"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"label"}},{"kind":"Field","name":{"kind":"Name","value":"asset"}},{"kind":"Field","name":{"kind":"Name","value":"account"}},{"kind":"Field","name":{"kind":"Name","value":"index"}},{"kind":"Field","name":{"kind":"Name","value":"methods"}},{"kind":"Field","name":{"kind":"Name","value":"icon"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"image"}},{"kind":"Field","name":{"kind":"Name","value":"mimeType"}}]}},{"kind":"Field","name":{"kind":"Name","value":"units"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"label"}},{"kind":"Field","name":{"kind":"Name","value":"factor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"fractionalDigits"}},{"kind":"Field","name":{"kind":"Name","value":"precision"}}]}}]}}]}}]} as unknown as DocumentNode<MerchantConfigurationQuery, MerchantConfigurationQueryVariables>;
