@@ -12,6 +12,7 @@ export default defineConfig({
   test: {
     env: testEnv,
     globalSetup: ["test/setup/global.ts"],
+    reporters: ["default", "./test/setup/summary-reporter.ts"],
     include: ["test/**/*.test.ts"],
     testTimeout: 20_000,
     hookTimeout: 30_000,

@@ -23,19 +23,28 @@ const USAGE = `Usage: npm run admin -- <command> [--json]
   wallet create --currency NZD --balance N       a sandbox wallet holding N minimum units
   signing-key rotate                             new webhook signing key (arrives with the webhook worker)`;
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    json: { type: "boolean", default: false },
-    name: { type: "string" },
-    currency: { type: "string" },
-    merchant: { type: "string" },
-    payer: { type: "boolean", default: false },
-    label: { type: "string" },
-    balance: { type: "string" },
-    help: { type: "boolean", short: "h", default: false },
-  },
-});
+const options = {
+  json: { type: "boolean", default: false },
+  name: { type: "string" },
+  currency: { type: "string" },
+  merchant: { type: "string" },
+  payer: { type: "boolean", default: false },
+  label: { type: "string" },
+  balance: { type: "string" },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
+function parseCommandLine() {
+  try {
+    return parseArgs({ allowPositionals: true, options });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+
+const { values, positionals } = parseCommandLine();
 
 const ctx: DomainContext = {
   actor: { kind: "operator" },

@@ -1,0 +1,64 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { db } from "../../src/db.js";
+import { authenticate } from "../../src/domain/keys/authenticate.js";
+import { expectCode } from "../expect-error.js";
+
+const run = promisify(execFile);
+
+/** Runs `npm run admin -- …` as an operator would, against the test database. */
+async function admin(...args: string[]) {
+  try {
+    const { stdout } = await run(process.execPath, ["--import", "tsx", "src/cli/admin.ts", ...args], { env: process.env });
+    return { code: 0, stdout };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe("admin CLI", () => {
+  it("merchant create --json prints a merchant id and a working merchant key", async () => {
+    const { code, stdout } = await admin("merchant", "create", "--name", "Corner Cafe", "--currency", "aud", "--json");
+    expect(code).toBe(0);
+    const created = JSON.parse(stdout) as { merchantId: string; apiKey: string };
+    expect(created.apiKey).toMatch(/^mk_[0-9a-f]{12}_/);
+    expect(await authenticate(created.apiKey)).toMatchObject({ kind: "merchant", merchantId: created.merchantId });
+    const items = await db.configurationItem.findMany({ where: { merchantId: created.merchantId }, orderBy: { index: "asc" } });
+    expect(items.map((i) => i.ledgerId)).toEqual(["test.uplink", "sandbox.aud.wallet"]);
+    // The secret is never stored, only its hash.
+    expect(await db.apiKey.count({ where: { hash: created.apiKey } })).toBe(0);
+  });
+
+  it("wallet create --json prints a wallet holding the balance", async () => {
+    const { stdout } = await admin("wallet", "create", "--currency", "NZD", "--balance", "2500", "--json");
+    const { walletId } = JSON.parse(stdout) as { walletId: string };
+    expect(await db.sandboxWallet.findUniqueOrThrow({ where: { id: walletId } })).toMatchObject({ currency: "NZD", balance: 2500n });
+  });
+
+  it("creates payer keys and revokes keys by prefix", async () => {
+    const { stdout } = await admin("key", "create", "--payer", "--json");
+    const { apiKey, prefix } = JSON.parse(stdout) as { apiKey: string; prefix: string };
+    expect(await authenticate(apiKey)).toMatchObject({ kind: "payer" });
+    expect((await admin("key", "revoke", prefix)).code).toBe(0);
+    await expectCode(authenticate(apiKey), "KEY_NOT_AUTHORIZED");
+  });
+
+  it("creates a client configuration for a merchant", async () => {
+    const merchant = JSON.parse((await admin("merchant", "create", "--name", "Till Co", "--json")).stdout) as { merchantId: string };
+    const { stdout } = await admin("client", "create", "--merchant", merchant.merchantId, "--json");
+    const { clientId } = JSON.parse(stdout) as { clientId: string };
+    expect(await db.configurationItem.count({ where: { clientId } })).toBe(2);
+  });
+
+  it("reports bad input with its CODE and a non-zero exit, and bad usage with exit 2", async () => {
+    const bad = await admin("wallet", "create", "--currency", "NZD", "--balance=-5", "--json");
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stderr!)).toMatchObject({ error: "INVALID_AMOUNT" });
+    expect((await admin("wallet", "create", "--balance", "-5")).code).toBe(2);
+    const usage = await admin("merchant", "delete");
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("Usage: npm run admin");
+  });
+});

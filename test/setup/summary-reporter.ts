@@ -1,0 +1,16 @@
+import type { Reporter, TestModule } from "vitest/node";
+
+/** Ends the run with the plain "N passed, N failed" line that CI reads. */
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>) {
+    const counts = { passed: 0, failed: 0, skipped: 0 };
+    for (const module of testModules) {
+      for (const test of module.children.allTests()) {
+        const state = test.result().state;
+        if (state === "passed" || state === "failed" || state === "skipped") counts[state] += 1;
+      }
+      if (module.state() === "failed" && [...module.children.allTests()].length === 0) counts.failed += 1;
+    }
+    console.log(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+  }
+}

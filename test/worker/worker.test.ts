@@ -1,0 +1,55 @@
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { once } from "node:events";
+import { describe, expect, it } from "vitest";
+import { db } from "../../src/db.js";
+import { startWorker } from "../../worker/app.js";
+import { buildRequest } from "../factories.js";
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe("worker", () => {
+  it("stores EXPIRED on overdue requests through its scheduled sweep", async () => {
+    const { request } = await buildRequest();
+    await db.paymentRequest.update({ where: { id: request.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+
+    const worker = await startWorker({
+      redis: { url: process.env.REDIS_URL! },
+      queues: { prefix: `test-${randomUUID()}` },
+      expiry: { sweepIntervalMs: 200 },
+      shutdownTimeoutMs: 5000,
+    });
+    try {
+      const stored = await until(
+        () => db.paymentRequest.findUniqueOrThrow({ where: { id: request.id } }),
+        (row) => row.status === "EXPIRED",
+      );
+      expect(stored.status).toBe("EXPIRED");
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("runs as its own process, logs that it is ready and exits cleanly on SIGTERM", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
+      env: { ...process.env, LOG_LEVEL: "info", QUEUE_PREFIX: `test-${randomUUID()}` },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    await until(async () => output, (text) => text.includes("worker ready"), 15_000);
+    expect(output).toContain("worker ready");
+
+    child.kill("SIGTERM");
+    const [code] = await once(child, "exit");
+    expect(code).toBe(0);
+    expect(output).toContain("worker stopped");
+  });
+});
