@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { defineConfig } from "vitest/config";
 
 // Tests run against the real PostgreSQL and Redis on loopback, in a database and Redis db of their own.
@@ -9,6 +10,11 @@ export const testEnv = {
 };
 
 export default defineConfig({
+  resolve: {
+    // graphql 16 ships CJS and ESM builds; Node (and so Pothos and Yoga) loads the CJS one, Vite
+    // would pick the ESM one. One realm, or schema objects from one fail checks in the other.
+    alias: { graphql: createRequire(import.meta.url).resolve("graphql") },
+  },
   test: {
     env: testEnv,
     globalSetup: ["test/setup/global.ts"],

@@ -12,7 +12,12 @@ import { createWallet } from "../src/domain/wallets/create.js";
 import { logger } from "../src/logger.js";
 
 const DEMO_NAME = "Demo Merchant";
-const ctx: DomainContext = { actor: { kind: "operator" }, requestId: randomUUID(), logger: logger.child({ component: "seed" }), now: () => new Date() };
+const ctx: DomainContext = {
+  actor: { kind: "operator" },
+  requestId: randomUUID(),
+  logger: logger.child({ component: "seed" }, { level: "warn" }),
+  now: () => new Date(),
+};
 
 const existing = await db.merchant.findFirst({ where: { name: DEMO_NAME }, orderBy: { createdAt: "asc" } });
 const merchant = existing

@@ -52,6 +52,41 @@ export const errorCodes = [
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
+/** When each code is given; shown in API documentation. */
+export const errorCodeDescriptions: Record<ErrorCode, string> = {
+  INVALID_AMOUNT: "amount is missing or not a whole number from 1 to 2^53-1, or exceeds what remains refundable",
+  INVALID_ASSET: "asset is missing or malformed",
+  INVALID_AUTHORIZATION: "authorization is missing or malformed, or differs from paymentAuthorization",
+  INVALID_LEDGER: "ledger is missing or malformed, or no such ledger exists",
+  INVALID_MERCHANT_ID: "merchantId is missing or malformed",
+  INVALID_CLIENT_ID: "clientId is malformed",
+  INVALID_DESCRIPTION: "description is too long",
+  INVALID_REFERENCE: "externalReference is too long",
+  INVALID_NOTIFY_URL: "notifyUrl is not an http or https URL",
+  INVALID_TRANSACTION_ID: "transactionId is missing or malformed",
+  INVALID_REQUEST_ID: "requestId (or requestCode) is missing or malformed",
+  INVALID_PAYMENT_EXPIRY_SECONDS: "paymentExpirySeconds is not a whole number from 1 to 86399",
+  LEDGER_NOT_ENABLED: "the ledger is not one of the request's payment options",
+  BAD_REQUEST: "other malformed input",
+  REQUEST_NOT_FOUND: "no such request is visible to this key",
+  TRANSACTION_NOT_FOUND: "no such transaction is visible to this key",
+  MERCHANT_NOT_FOUND: "no such merchant is visible to this key",
+  FORBIDDEN: "the key may not do this",
+  MERCHANT_CONFIGURATION_NOT_FOUND: "the clientId is not this merchant's",
+  NO_AVAILABLE_PAYMENT_OPTIONS: "no configuration item can be paid in this asset",
+  INVALID_TRANSACTION_TYPE: "only a PURCHASE can be refunded",
+  REQUEST_PAID: "the request has already been paid",
+  REQUEST_CANCELLED: "the request has been cancelled",
+  REQUEST_EXPIRED: "the request has expired",
+  ALREADY_REFUNDED: "the purchase was already refunded without an externalReference",
+  REPEAT_REFERENCE: "the externalReference was already used with different parameters",
+  INSUFFICIENT_ASSET_BALANCE: "the ledger refused: the payer's balance is too low",
+  INACTIVE_ASSET: "the ledger refused: the payer's account is unknown or inactive",
+  PAYMENT_DECLINED: "the ledger declined the payment",
+  KEY_NOT_AUTHORIZED: "the X-Api-Key header is missing, unknown or revoked",
+  EXTERNAL_SERVICE_ERROR: "a ledger or dependency is unavailable; nothing changed, retry later",
+};
+
 export abstract class DomainError<C extends ErrorCode = ErrorCode> extends Error {
   constructor(
     readonly code: C,

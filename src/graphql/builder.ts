@@ -47,6 +47,9 @@ export const builder = new SchemaBuilder<{
       ExternalServiceError,
     ],
     directResult: true,
-    defaultUnionOptions: { name: ({ fieldName }) => `${fieldName[0]!.toUpperCase()}${fieldName.slice(1)}Result` },
+    defaultUnionOptions: {
+      name: ({ fieldName }) => `${fieldName[0]!.toUpperCase()}${fieldName.slice(1)}Result`,
+      description: "The result, or an Error saying why nothing changed.",
+    },
   },
 });

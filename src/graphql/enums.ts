@@ -1,4 +1,4 @@
-import { errorCodes } from "../domain/errors.js";
+import { errorCodeDescriptions, errorCodes } from "../domain/errors.js";
 import { builder } from "./builder.js";
 
 export const RequestStatusEnum = builder.enumType("RequestStatus", {
@@ -36,5 +36,7 @@ export const TransactionStateEnum = builder.enumType("TransactionState", {
 
 export const ErrorCodeEnum = builder.enumType("ErrorCode", {
   description: "Stable error codes, the same as the REST API's `message`.",
-  values: errorCodes,
+  values: Object.fromEntries(errorCodes.map((code) => [code, { description: errorCodeDescriptions[code] }])) as {
+    [C in (typeof errorCodes)[number]]: { description: string };
+  },
 });

@@ -6,36 +6,67 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 /** Stable error codes, the same as the REST API's `message`. */
 export type ErrorCode =
+  /** the purchase was already refunded without an externalReference */
   | 'ALREADY_REFUNDED'
+  /** other malformed input */
   | 'BAD_REQUEST'
+  /** a ledger or dependency is unavailable; nothing changed, retry later */
   | 'EXTERNAL_SERVICE_ERROR'
+  /** the key may not do this */
   | 'FORBIDDEN'
+  /** the ledger refused: the payer's account is unknown or inactive */
   | 'INACTIVE_ASSET'
+  /** the ledger refused: the payer's balance is too low */
   | 'INSUFFICIENT_ASSET_BALANCE'
+  /** amount is missing or not a whole number from 1 to 2^53-1, or exceeds what remains refundable */
   | 'INVALID_AMOUNT'
+  /** asset is missing or malformed */
   | 'INVALID_ASSET'
+  /** authorization is missing or malformed, or differs from paymentAuthorization */
   | 'INVALID_AUTHORIZATION'
+  /** clientId is malformed */
   | 'INVALID_CLIENT_ID'
+  /** description is too long */
   | 'INVALID_DESCRIPTION'
+  /** ledger is missing or malformed, or no such ledger exists */
   | 'INVALID_LEDGER'
+  /** merchantId is missing or malformed */
   | 'INVALID_MERCHANT_ID'
+  /** notifyUrl is not an http or https URL */
   | 'INVALID_NOTIFY_URL'
+  /** paymentExpirySeconds is not a whole number from 1 to 86399 */
   | 'INVALID_PAYMENT_EXPIRY_SECONDS'
+  /** externalReference is too long */
   | 'INVALID_REFERENCE'
+  /** requestId (or requestCode) is missing or malformed */
   | 'INVALID_REQUEST_ID'
+  /** transactionId is missing or malformed */
   | 'INVALID_TRANSACTION_ID'
+  /** only a PURCHASE can be refunded */
   | 'INVALID_TRANSACTION_TYPE'
+  /** the X-Api-Key header is missing, unknown or revoked */
   | 'KEY_NOT_AUTHORIZED'
+  /** the ledger is not one of the request's payment options */
   | 'LEDGER_NOT_ENABLED'
+  /** the clientId is not this merchant's */
   | 'MERCHANT_CONFIGURATION_NOT_FOUND'
+  /** no such merchant is visible to this key */
   | 'MERCHANT_NOT_FOUND'
+  /** no configuration item can be paid in this asset */
   | 'NO_AVAILABLE_PAYMENT_OPTIONS'
+  /** the ledger declined the payment */
   | 'PAYMENT_DECLINED'
+  /** the externalReference was already used with different parameters */
   | 'REPEAT_REFERENCE'
+  /** the request has been cancelled */
   | 'REQUEST_CANCELLED'
+  /** the request has expired */
   | 'REQUEST_EXPIRED'
+  /** no such request is visible to this key */
   | 'REQUEST_NOT_FOUND'
+  /** the request has already been paid */
   | 'REQUEST_PAID'
+  /** no such transaction is visible to this key */
   | 'TRANSACTION_NOT_FOUND';
 
 /** How a payer initiates payment. */
@@ -49,11 +80,13 @@ export type PaymentMethod =
   /** The payer scans a QR code of the requestCode. */
   | 'QR_CODE';
 
+/** What to cancel. */
 export type RequestCancelInput = {
   /** The request to cancel. */
   requestId: string;
 };
 
+/** What to request. */
 export type RequestCreateInput = {
   /** Amount in minimum divisible units. */
   amount: number | string;
@@ -73,6 +106,7 @@ export type RequestCreateInput = {
   paymentExpirySeconds?: number | null | undefined;
 };
 
+/** How to pay. */
 export type RequestPayInput = {
   /** Authorizes the payment at the ledger (a sandbox wallet id on sandbox wallet ledgers). */
   authorization: string;
@@ -93,6 +127,7 @@ export type RequestStatus =
   /** Paid; paidBy holds the purchase. */
   | 'PAID';
 
+/** What to refund. */
 export type TransactionRefundInput = {
   /** Minimum units to return to the payer. */
   amount: number | string;

@@ -69,6 +69,7 @@ export const PaymentRequest = builder.prismaObject("PaymentRequest", {
 });
 
 const RequestCreateInput = builder.inputType("RequestCreateInput", {
+  description: "What to request.",
   fields: (t) => ({
     merchantId: t.id({ required: true, description: "The merchant creating the request (the key's own)." }),
     asset: t.string({ required: true, description: "Currency or asset class, e.g. NZD." }),
@@ -82,6 +83,7 @@ const RequestCreateInput = builder.inputType("RequestCreateInput", {
 });
 
 const RequestPayInput = builder.inputType("RequestPayInput", {
+  description: "How to pay.",
   fields: (t) => ({
     requestId: t.id({ required: true, description: "The request to pay." }),
     authorization: t.string({ required: true, description: "Authorizes the payment at the ledger (a sandbox wallet id on sandbox wallet ledgers)." }),
@@ -90,6 +92,7 @@ const RequestPayInput = builder.inputType("RequestPayInput", {
 });
 
 const RequestCancelInput = builder.inputType("RequestCancelInput", {
+  description: "What to cancel.",
   fields: (t) => ({ requestId: t.id({ required: true, description: "The request to cancel." }) }),
 });
 
@@ -110,21 +113,21 @@ builder.mutationFields((t) => ({
   requestCreate: t.field({
     type: PaymentRequest,
     description: "Create a payment request (status NEW).",
-    args: { input: t.arg({ type: RequestCreateInput, required: true }) },
+    args: { input: t.arg({ type: RequestCreateInput, required: true, description: "The request." }) },
     errors: {},
     resolve: async (_root, { input }, ctx) => createRequest(await ctx.domain(), input),
   }),
   requestPay: t.field({
     type: PaymentRequest,
     description: "Pay a request with an authorization at one of its ledgers.",
-    args: { input: t.arg({ type: RequestPayInput, required: true }) },
+    args: { input: t.arg({ type: RequestPayInput, required: true, description: "Request, ledger and authorization." }) },
     errors: {},
     resolve: async (_root, { input }, ctx) => payRequest(await ctx.domain(), input),
   }),
   requestCancel: t.field({
     type: PaymentRequest,
     description: "Cancel an open request.",
-    args: { input: t.arg({ type: RequestCancelInput, required: true }) },
+    args: { input: t.arg({ type: RequestCancelInput, required: true, description: "The request." }) },
     errors: {},
     resolve: async (_root, { input }, ctx) => cancelRequest(await ctx.domain(), input),
   }),

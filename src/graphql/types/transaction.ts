@@ -35,6 +35,7 @@ export const Transaction = builder.prismaObject("Transaction", {
 });
 
 const TransactionRefundInput = builder.inputType("TransactionRefundInput", {
+  description: "What to refund.",
   fields: (t) => ({
     transactionId: t.id({ required: true, description: "The PURCHASE to refund." }),
     amount: t.field({ type: "Amount", required: true, description: "Minimum units to return to the payer." }),
@@ -57,7 +58,7 @@ builder.mutationFields((t) => ({
   transactionRefund: t.field({
     type: Transaction,
     description: "Return all or part of a purchase to the payer. Refunds never total more than the purchase.",
-    args: { input: t.arg({ type: TransactionRefundInput, required: true }) },
+    args: { input: t.arg({ type: TransactionRefundInput, required: true, description: "Purchase, amount and reference." }) },
     errors: {},
     resolve: async (_root, { input }, ctx) => refundTransaction(await ctx.domain(), input),
   }),
