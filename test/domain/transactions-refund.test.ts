@@ -87,6 +87,9 @@ describe("transactions.refund", () => {
     const events = await outboxFor(withUrl.purchase.requestId);
     expect(events.at(-1)).toMatchObject({ transactionId: refund.id, payload: { transactionType: "REFUND", amount: 250 } });
 
+    await expectCode(refundTransaction(withUrl.merchant.ctx, { transactionId: withUrl.purchase.id, amount: 751, externalReference: "too-much" }), "INVALID_AMOUNT");
+    expect(await outboxFor(withUrl.purchase.requestId)).toHaveLength(events.length);
+
     const withoutUrl = await buildPurchase();
     await refundTransaction(withoutUrl.merchant.ctx, { transactionId: withoutUrl.purchase.id, amount: 250 });
     expect(await outboxFor(withoutUrl.purchase.requestId)).toHaveLength(0);
