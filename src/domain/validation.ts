@@ -9,14 +9,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const id = z.string().trim().regex(UUID, "must be an identifier issued by this service");
 
 /** A positive amount of minimum units: a JSON integer or a string of decimal digits, up to 2^53-1. */
-export const amount = z.union([z.number(), z.string(), z.bigint()]).transform((value, ctx) => {
+export const amount = z.union([z.number(), z.string()]).transform((value, ctx) => {
   const text = typeof value === "string" ? value.trim() : value;
   const parsed =
-    typeof text === "bigint"
-      ? text
-      : typeof text === "number"
-        ? Number.isSafeInteger(text) ? BigInt(text) : null
-        : /^\d{1,20}$/.test(text) ? BigInt(text) : null;
+    typeof text === "number"
+      ? Number.isSafeInteger(text) ? BigInt(text) : null
+      : /^\d{1,20}$/.test(text) ? BigInt(text) : null;
   if (parsed === null || parsed <= 0n || parsed > MAX_AMOUNT) {
     ctx.addIssue({ code: "custom", message: "must be a whole number of minimum units from 1 to 2^53-1" });
     return z.NEVER;

@@ -1,0 +1,58 @@
+import type { IncomingMessage } from "node:http";
+import type { Context } from "hono";
+import { ValidationError } from "../../domain/errors.js";
+
+/** Largest request body read; larger bodies are BAD_REQUEST. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export type Params = Record<string, unknown>;
+
+/**
+ * The legacy parameters of a call: the query string, overlaid by the body (JSON or form-encoded),
+ * on GET as on POST. Legacy clients send bodies with GET too; the Fetch API drops those, so on a
+ * real socket they are read from the Node request.
+ */
+export async function readParams(c: Context): Promise<Params> {
+  const query = Object.fromEntries(new URL(c.req.url).searchParams);
+  const text = await readBodyText(c);
+  if (!text.trim()) return query;
+
+  const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type === "application/json") return { ...query, ...parseJsonObject(text) };
+  if (type === "application/x-www-form-urlencoded" || type === "") return { ...query, ...Object.fromEntries(new URLSearchParams(text)) };
+  throw new ValidationError("BAD_REQUEST", `Unsupported content type ${type}; send application/x-www-form-urlencoded or application/json.`);
+}
+
+function parseJsonObject(text: string): Params {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ValidationError("BAD_REQUEST", "The body is not valid JSON.");
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new ValidationError("BAD_REQUEST", "The JSON body must be an object of parameters.");
+  }
+  return body as Params;
+}
+
+async function readBodyText(c: Context): Promise<string> {
+  const declared = Number(c.req.header("content-length") ?? 0);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const stream: AsyncIterable<Uint8Array> | null =
+    (c.req.raw.body as AsyncIterable<Uint8Array> | null) ?? (incoming && (declared > 0 || c.req.header("transfer-encoding")) ? incoming : null);
+  if (!stream) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += chunk.byteLength;
+    if (size > MAX_BODY_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function tooLarge() {
+  return new ValidationError("BAD_REQUEST", `The body is larger than ${MAX_BODY_BYTES} bytes.`);
+}

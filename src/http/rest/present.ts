@@ -1,0 +1,145 @@
+import { z } from "zod";
+import type { PaymentMethod, RequestStatus } from "../../generated/prisma/client.js";
+import type { MerchantConfiguration } from "../../domain/merchants/configurations-info.js";
+import type { RequestDetails } from "../../domain/requests/details.js";
+import { effectiveStatus } from "../../domain/requests/status.js";
+import { notificationTransaction, toNotificationTransaction } from "../../domain/webhooks/events.js";
+import type { RefundResult } from "../../domain/transactions/refund.js";
+
+/**
+ * The legacy JSON shapes: the spec's field names and nesting, lower-case statuses and methods,
+ * ISO timestamps with milliseconds, and absent optional fields omitted rather than null.
+ * The zod schemas document the responses in /api/openapi.json.
+ */
+
+const methodNames: Record<PaymentMethod, string> = {
+  QR_CODE: "qr_code",
+  NFC: "nfc",
+  AUTH_ALPHANUMERIC: "auth_alphanumeric",
+  AUTH_NUMERIC: "auth_numeric",
+};
+const statusNames: Record<RequestStatus, string> = { NEW: "new", PAID: "paid", CANCELLED: "cancelled", EXPIRED: "expired" };
+
+const method = z.enum(["qr_code", "nfc", "auth_alphanumeric", "auth_numeric"]);
+const timestamp = z.string().describe("ISO 8601 UTC with milliseconds");
+
+export const legacyPaymentRequest = z.object({
+  requestId: z.string(),
+  merchantId: z.string(),
+  clientId: z.string().optional(),
+  externalReference: z.string().optional(),
+  denomination: z.object({ amount: z.number().int(), asset: z.string() }),
+  payments: z.array(z.object({ amount: z.number().int(), account: z.string().optional(), ledger: z.string(), methods: z.array(method) })),
+  paidBy: z
+    .object({
+      transactionId: z.string(),
+      amount: z.number().int(),
+      account: z.string(),
+      ledger: z.string(),
+      paidAt: timestamp,
+      responseCode: z.string(),
+      authCode: z.string(),
+      type: z.string(),
+      receipt: z.string().optional(),
+      settlementDate: timestamp,
+    })
+    .optional(),
+  requestCode: z.string(),
+  description: z.string().optional(),
+  status: z.enum(["new", "paid", "cancelled", "expired"]),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  expiresAt: timestamp,
+  notifyUrl: z.string().optional(),
+});
+export type LegacyPaymentRequest = z.infer<typeof legacyPaymentRequest>;
+
+export const legacyMerchantConfiguration = z.object({
+  merchantId: z.string(),
+  name: z.string(),
+  clientId: z.string().optional(),
+  items: z.array(
+    z.object({
+      label: z.string(),
+      asset: z.string(),
+      account: z.string().optional(),
+      index: z.number().int(),
+      methods: z.array(method),
+      icon: z.object({ image: z.string(), mimeType: z.string() }).optional(),
+      units: z.object({ label: z.string(), factor: z.number().int() }),
+      fractionalDigits: z.number().int(),
+      precision: z.number().int(),
+    }),
+  ),
+});
+export type LegacyMerchantConfiguration = z.infer<typeof legacyMerchantConfiguration>;
+
+export const legacyTransaction = notificationTransaction;
+
+/** Keeps a key only when its value is present: legacy JSON has no nulls. */
+function optional<K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } {
+  return (value === null || value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+export function presentRequest(request: RequestDetails, now: Date): LegacyPaymentRequest {
+  const purchase = request.transactions[0];
+  return {
+    requestId: request.id,
+    merchantId: request.merchantId,
+    ...optional("clientId", request.clientId),
+    ...optional("externalReference", request.externalReference),
+    denomination: { amount: Number(request.amount), asset: request.asset },
+    payments: request.options.map((option) => ({
+      amount: Number(option.amount),
+      ...optional("account", option.account),
+      ledger: option.ledgerId,
+      methods: option.methods.map((m) => methodNames[m]) as LegacyPaymentRequest["payments"][number]["methods"],
+    })),
+    ...optional(
+      "paidBy",
+      purchase && {
+        transactionId: purchase.id,
+        amount: Number(purchase.amount),
+        account: purchase.account,
+        ledger: purchase.ledgerId,
+        paidAt: purchase.createdAt.toISOString(),
+        responseCode: purchase.responseCode,
+        authCode: purchase.authCode,
+        type: purchase.paymentType,
+        ...optional("receipt", purchase.receipt),
+        settlementDate: purchase.settlementDate.toISOString(),
+      },
+    ),
+    requestCode: request.requestCode,
+    ...optional("description", request.description),
+    status: statusNames[effectiveStatus(request, now)] as LegacyPaymentRequest["status"],
+    createdAt: request.createdAt.toISOString(),
+    updatedAt: request.updatedAt.toISOString(),
+    expiresAt: request.expiresAt.toISOString(),
+    ...optional("notifyUrl", request.notifyUrl),
+  };
+}
+
+export function presentConfiguration({ merchant, clientId, items }: MerchantConfiguration): LegacyMerchantConfiguration {
+  return {
+    merchantId: merchant.id,
+    name: merchant.name,
+    ...optional("clientId", clientId),
+    items: items.map((item) => ({
+      label: item.label,
+      asset: item.ledgerId,
+      ...optional("account", item.account),
+      index: item.index,
+      methods: item.methods.map((m) => methodNames[m]) as LegacyMerchantConfiguration["items"][number]["methods"],
+      ...optional("icon", item.iconImage && item.iconMimeType ? { image: item.iconImage, mimeType: item.iconMimeType } : null),
+      units: { label: item.unitsLabel, factor: item.unitsFactor },
+      fractionalDigits: item.fractionalDigits,
+      precision: item.precision,
+    })),
+  };
+}
+
+/** A refund as the contract shows it: the notification's transaction shape, transactionType REFUND. */
+export function presentRefund(refund: RefundResult) {
+  return toNotificationTransaction(refund, refund.request);
+}

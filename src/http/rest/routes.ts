@@ -1,0 +1,96 @@
+import { z } from "zod";
+import type { DomainContext } from "../../domain/context.js";
+import { ValidationError } from "../../domain/errors.js";
+import { getMerchantConfiguration } from "../../domain/merchants/configurations-info.js";
+import { configurationInfoInput, type ConfigurationInfoInput } from "../../domain/merchants/schemas.js";
+import { cancelRequest } from "../../domain/requests/cancel.js";
+import { createRequest } from "../../domain/requests/create.js";
+import { getRequest } from "../../domain/requests/info.js";
+import { payRequest } from "../../domain/requests/pay.js";
+import {
+  cancelRequestInput,
+  createRequestInput,
+  payRequestInput,
+  requestInfoInput,
+  type CancelRequestInput,
+  type CreateRequestInput,
+  type PayRequestInput,
+  type RequestInfoInput,
+} from "../../domain/requests/schemas.js";
+import { refundTransaction } from "../../domain/transactions/refund.js";
+import { refundTransactionInput, type RefundTransactionInput } from "../../domain/transactions/schemas.js";
+import type { Params } from "./params.js";
+import {
+  legacyMerchantConfiguration,
+  legacyPaymentRequest,
+  legacyTransaction,
+  presentConfiguration,
+  presentRefund,
+  presentRequest,
+} from "./present.js";
+
+export interface Route {
+  summary: string;
+  /** The domain input schema the operation parses with; documents the parameters. */
+  params: z.ZodObject;
+  response: z.ZodType;
+  handle: (ctx: DomainContext, params: Params) => Promise<unknown>;
+}
+
+/** requests.pay also takes the authorization as `paymentAuthorization`, as the spec's sample does. */
+const legacyPayParams = payRequestInput.extend({
+  authorization: payRequestInput.shape.authorization.optional(),
+  paymentAuthorization: payRequestInput.shape.authorization.optional().describe("Another name for authorization."),
+});
+
+function authorizationOf(params: Params): unknown {
+  const { authorization, paymentAuthorization } = params;
+  if (authorization !== undefined && paymentAuthorization !== undefined && authorization !== paymentAuthorization) {
+    throw new ValidationError("INVALID_AUTHORIZATION", "authorization and paymentAuthorization differ.");
+  }
+  return authorization ?? paymentAuthorization;
+}
+
+/**
+ * The dotted operations. Legacy parameters arrive untyped; each is handed as it came to the same
+ * domain operation GraphQL calls, which parses it (hence the casts), and the result is presented.
+ */
+export const routes: Record<string, Route> = {
+  "merchants.configurations.info": {
+    summary: "Fetch the configuration items of a merchant (or of one of its clients).",
+    params: configurationInfoInput,
+    response: legacyMerchantConfiguration,
+    handle: async (ctx, params) => presentConfiguration(await getMerchantConfiguration(ctx, params as ConfigurationInfoInput)),
+  },
+  "requests.create": {
+    summary: "Create a payment request.",
+    params: createRequestInput,
+    response: legacyPaymentRequest,
+    handle: async (ctx, params) => presentRequest(await createRequest(ctx, params as CreateRequestInput), ctx.now()),
+  },
+  "requests.info": {
+    summary: "Read a request by requestId (or requestCode).",
+    params: requestInfoInput,
+    response: legacyPaymentRequest,
+    handle: async (ctx, params) => presentRequest(await getRequest(ctx, params as RequestInfoInput), ctx.now()),
+  },
+  "requests.pay": {
+    summary: "Pay a request with an authorization at one of its ledgers.",
+    params: legacyPayParams,
+    response: legacyPaymentRequest,
+    handle: async (ctx, params) =>
+      presentRequest(await payRequest(ctx, { ...params, authorization: authorizationOf(params) } as PayRequestInput), ctx.now()),
+  },
+  "requests.cancel": {
+    summary: "Cancel an open request.",
+    params: cancelRequestInput,
+    response: legacyPaymentRequest,
+    handle: async (ctx, params) => presentRequest(await cancelRequest(ctx, params as CancelRequestInput), ctx.now()),
+  },
+  "transactions.refund": {
+    summary: "Refund all or part of a purchase.",
+    params: refundTransactionInput,
+    response: legacyTransaction,
+    handle: async (ctx, params) => presentRefund(await refundTransaction(ctx, params as RefundTransactionInput)),
+  },
+};
