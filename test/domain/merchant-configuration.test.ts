@@ -31,11 +31,29 @@ describe("merchants.configurations.info", () => {
     const { clientId: foreignClient } = await createClient(operator, { merchantId: other.merchantId });
     await expectCode(getMerchantConfiguration(merchant.ctx, { merchantId: "m1" }), "INVALID_MERCHANT_ID");
     await expectCode(getMerchantConfiguration(merchant.ctx, { merchantId: other.merchantId }), "MERCHANT_NOT_FOUND");
-    await expectCode(getMerchantConfiguration(merchant.ctx, { merchantId: merchant.merchantId, clientId: "c1" }), "INVALID_CLIENT_ID");
+    await expectCode(
+      getMerchantConfiguration(merchant.ctx, { merchantId: merchant.merchantId, clientId: "c1" }),
+      "INVALID_CLIENT_ID",
+    );
     await expectCode(
       getMerchantConfiguration(merchant.ctx, { merchantId: merchant.merchantId, clientId: foreignClient }),
       "MERCHANT_CONFIGURATION_NOT_FOUND",
     );
     await expectCode(getMerchantConfiguration(payer, { merchantId: merchant.merchantId }), "FORBIDDEN");
+  });
+});
+
+describe("merchant create", () => {
+  it("creates merchants of a new currency concurrently, sharing one sandbox ledger", async () => {
+    const { createMerchant } = await import("../../src/domain/merchants/create.js");
+    const { db } = await import("../../src/db.js");
+    const created = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => createMerchant(operator, { name: `CHF shop ${i}`, currency: "chf" })),
+    );
+    expect(new Set(created.map((m) => m.merchantId)).size).toBe(5);
+    expect(await db.ledger.findUniqueOrThrow({ where: { id: "sandbox.chf.wallet" } })).toMatchObject({
+      currency: "CHF",
+      connector: "SANDBOX_WALLET",
+    });
   });
 });
