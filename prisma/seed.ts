@@ -21,7 +21,10 @@ const ctx: DomainContext = {
 
 const existing = await db.merchant.findFirst({ where: { name: DEMO_NAME }, orderBy: { createdAt: "asc" } });
 const merchant = existing
-  ? { merchantId: existing.id, apiKey: (await createApiKey(ctx, { kind: "MERCHANT", merchantId: existing.id, label: "demo" })).apiKey }
+  ? {
+      merchantId: existing.id,
+      apiKey: (await createApiKey(ctx, { kind: "MERCHANT", merchantId: existing.id, label: "demo" })).apiKey,
+    }
   : await createMerchant(ctx, { name: DEMO_NAME, currency: "NZD" });
 const payer = await createApiKey(ctx, { kind: "PAYER", label: "demo" });
 const wallet = await createWallet(ctx, { currency: "NZD", balance: 100_000 });

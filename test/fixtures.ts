@@ -37,10 +37,13 @@ export async function rest(operation: string, call: RestCall = {}) {
   for (const [name, value] of Object.entries(call.query ?? {})) url.searchParams.set(name, value);
   const headers: Record<string, string> = call.apiKey ? { "x-api-key": call.apiKey } : {};
   let body: string | undefined;
-  if (call.form) [body, headers["content-type"]] = [new URLSearchParams(call.form).toString(), "application/x-www-form-urlencoded"];
+  if (call.form)
+    [body, headers["content-type"]] = [new URLSearchParams(call.form).toString(), "application/x-www-form-urlencoded"];
   if (call.json !== undefined) [body, headers["content-type"]] = [JSON.stringify(call.json), "application/json"];
   if (call.raw) [body, headers["content-type"]] = [call.raw.body, call.raw.contentType];
-  const response = await app.fetch(new Request(url, { method: call.method ?? (body === undefined ? "GET" : "POST"), headers, body }));
+  const response = await app.fetch(
+    new Request(url, { method: call.method ?? (body === undefined ? "GET" : "POST"), headers, body }),
+  );
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- legacy JSON, asserted field by field
   return { status: response.status, body: (await response.json()) as any };
 }

@@ -17,7 +17,11 @@ export async function startWorker(config: WorkerConfig, logger = rootLogger.chil
   await db.$queryRaw`SELECT 1`;
 
   const maintenance = createQueue(MAINTENANCE_QUEUE, connection, config.queues.prefix);
-  await maintenance.upsertJobScheduler(jobs.expireRequests, { every: config.expiry.sweepIntervalMs }, { name: jobs.expireRequests });
+  await maintenance.upsertJobScheduler(
+    jobs.expireRequests,
+    { every: config.expiry.sweepIntervalMs },
+    { name: jobs.expireRequests },
+  );
 
   const worker = new Worker(
     MAINTENANCE_QUEUE,

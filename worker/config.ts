@@ -5,7 +5,10 @@ const workerEnv = sharedEnv.extend({
   /** How often overdue requests are stored as expired. */
   EXPIRY_SWEEP_INTERVAL: duration.default(10_000),
   /** Prefix of the worker's BullMQ keys in Redis, so several deployments can share one Redis. */
-  QUEUE_PREFIX: z.string().regex(/^[\w:-]+$/).default("payreq"),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[\w:-]+$/)
+    .default("payreq"),
   /** How long shutdown waits for jobs in flight before giving up. */
   SHUTDOWN_TIMEOUT: duration.default(10_000),
 });

@@ -43,7 +43,6 @@ function parseCommandLine() {
   }
 }
 
-
 const { values, positionals } = parseCommandLine();
 
 const ctx: DomainContext = {
@@ -61,7 +60,12 @@ async function run(command: string): Promise<Record<string, unknown>> {
       return createClient(ctx, { merchantId: values.merchant ?? "", name: values.name });
     case "key create":
       if (values.payer === Boolean(values.merchant)) throw new UsageError("key create takes --merchant ID or --payer");
-      return createApiKey(ctx, values.payer ? { kind: "PAYER", label: values.label } : { kind: "MERCHANT", merchantId: values.merchant!, label: values.label });
+      return createApiKey(
+        ctx,
+        values.payer
+          ? { kind: "PAYER", label: values.label }
+          : { kind: "MERCHANT", merchantId: values.merchant!, label: values.label },
+      );
     case "key revoke":
       if (!positionals[2]) throw new UsageError("key revoke takes KEY_PREFIX");
       return revokeApiKey(ctx, positionals[2]);
@@ -83,12 +87,21 @@ try {
     console.log(USAGE);
   } else {
     const result = await run(command);
-    console.log(values.json ? JSON.stringify(result) : Object.entries(result).map(([k, v]) => `${k}: ${v}`).join("\n"));
+    console.log(
+      values.json
+        ? JSON.stringify(result)
+        : Object.entries(result)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join("\n"),
+    );
   }
 } catch (error) {
   exitCode = error instanceof UsageError ? 2 : 1;
   if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
-  else if (error instanceof DomainError) console.error(values.json ? JSON.stringify({ error: error.code, message: error.message }) : `${error.code}: ${error.message}`);
+  else if (error instanceof DomainError)
+    console.error(
+      values.json ? JSON.stringify({ error: error.code, message: error.message }) : `${error.code}: ${error.message}`,
+    );
   else throw error;
 } finally {
   await db.$disconnect();

@@ -12,9 +12,7 @@ export const id = z.string().trim().regex(UUID, "must be an identifier issued by
 export const amount = z.union([z.number(), z.string()]).transform((value, ctx) => {
   const text = typeof value === "string" ? value.trim() : value;
   const parsed =
-    typeof text === "number"
-      ? Number.isSafeInteger(text) ? BigInt(text) : null
-      : /^\d{1,20}$/.test(text) ? BigInt(text) : null;
+    typeof text === "number" ? (Number.isSafeInteger(text) ? BigInt(text) : null) : /^\d{1,20}$/.test(text) ? BigInt(text) : null;
   if (parsed === null || parsed <= 0n || parsed > MAX_AMOUNT) {
     ctx.addIssue({ code: "custom", message: "must be a whole number of minimum units from 1 to 2^53-1" });
     return z.NEVER;
@@ -24,9 +22,9 @@ export const amount = z.union([z.number(), z.string()]).transform((value, ctx) =
 
 /** A whole number given as a JSON integer or a string of digits. */
 export const wholeNumber = (min: number, max: number) =>
-  z.union([z.number(), z.string().trim().regex(/^\d+$/).transform(Number)]).pipe(
-    z.number().int().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`),
-  );
+  z
+    .union([z.number(), z.string().trim().regex(/^\d+$/).transform(Number)])
+    .pipe(z.number().int().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`));
 
 /** Text of at most `max` characters. */
 export const text = (max: number) => z.string().trim().min(1).max(max, `must be at most ${max} characters`);

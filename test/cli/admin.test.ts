@@ -34,7 +34,10 @@ describe("admin CLI", () => {
   it("wallet create --json prints a wallet holding the balance", async () => {
     const { stdout } = await admin("wallet", "create", "--currency", "NZD", "--balance", "2500", "--json");
     const { walletId } = JSON.parse(stdout) as { walletId: string };
-    expect(await db.sandboxWallet.findUniqueOrThrow({ where: { id: walletId } })).toMatchObject({ currency: "NZD", balance: 2500n });
+    expect(await db.sandboxWallet.findUniqueOrThrow({ where: { id: walletId } })).toMatchObject({
+      currency: "NZD",
+      balance: 2500n,
+    });
   });
 
   it("creates payer keys and revokes keys by prefix", async () => {
@@ -46,7 +49,9 @@ describe("admin CLI", () => {
   });
 
   it("creates a client configuration for a merchant", async () => {
-    const merchant = JSON.parse((await admin("merchant", "create", "--name", "Till Co", "--json")).stdout) as { merchantId: string };
+    const merchant = JSON.parse((await admin("merchant", "create", "--name", "Till Co", "--json")).stdout) as {
+      merchantId: string;
+    };
     const { stdout } = await admin("client", "create", "--merchant", merchant.merchantId, "--json");
     const { clientId } = JSON.parse(stdout) as { clientId: string };
     expect(await db.configurationItem.count({ where: { clientId } })).toBe(2);

@@ -16,7 +16,13 @@ describe("requests.create", () => {
       notifyUrl: "https://shop.example/hooks",
     });
 
-    expect(request).toMatchObject({ status: "NEW", amount: 300n, asset: "NZD", description: "Flat white", paymentExpirySeconds: 120 });
+    expect(request).toMatchObject({
+      status: "NEW",
+      amount: 300n,
+      asset: "NZD",
+      description: "Flat white",
+      paymentExpirySeconds: 120,
+    });
     expect(request.expiresAt.toISOString()).toBe("2026-11-21T10:02:00.000Z");
     expect(request.requestCode).toMatch(/^[0-9A-Z]{12}$/);
     expect(request.options.map((o) => [o.ledgerId, o.amount, o.methods.length])).toEqual([
@@ -28,7 +34,12 @@ describe("requests.create", () => {
   it("honours paymentExpirySeconds", async () => {
     const merchant = await buildMerchant();
     const now = new Date("2026-11-21T10:00:00.000Z");
-    const request = await createRequest(merchant.at(now), { merchantId: merchant.merchantId, asset: "NZD", amount: 1, paymentExpirySeconds: "86399" });
+    const request = await createRequest(merchant.at(now), {
+      merchantId: merchant.merchantId,
+      asset: "NZD",
+      amount: 1,
+      paymentExpirySeconds: "86399",
+    });
     expect(request.expiresAt.getTime() - now.getTime()).toBe(86_399_000);
   });
 
@@ -52,12 +63,19 @@ describe("requests.create", () => {
     ["missing", undefined],
   ])("rejects a %s amount with INVALID_AMOUNT", async (_label, amount) => {
     const merchant = await buildMerchant();
-    await expectCode(createRequest(merchant.ctx, { merchantId: merchant.merchantId, asset: "NZD", amount: amount as number }), "INVALID_AMOUNT");
+    await expectCode(
+      createRequest(merchant.ctx, { merchantId: merchant.merchantId, asset: "NZD", amount: amount as number }),
+      "INVALID_AMOUNT",
+    );
   });
 
   it("accepts the largest safe amount", async () => {
     const merchant = await buildMerchant();
-    const request = await createRequest(merchant.ctx, { merchantId: merchant.merchantId, asset: "NZD", amount: "9007199254740991" });
+    const request = await createRequest(merchant.ctx, {
+      merchantId: merchant.merchantId,
+      asset: "NZD",
+      amount: "9007199254740991",
+    });
     expect(request.amount).toBe(9007199254740991n);
   });
 
@@ -74,7 +92,10 @@ describe("requests.create", () => {
     ["paymentExpirySeconds", { paymentExpirySeconds: 86400 }, "INVALID_PAYMENT_EXPIRY_SECONDS"],
   ] as const)("rejects a malformed %s (%o) with %s and stores nothing", async (_field, override, code) => {
     const merchant = await buildMerchant();
-    await expectCode(createRequest(merchant.ctx, { merchantId: merchant.merchantId, asset: "NZD", amount: 100, ...override }), code);
+    await expectCode(
+      createRequest(merchant.ctx, { merchantId: merchant.merchantId, asset: "NZD", amount: 100, ...override }),
+      code,
+    );
     const { db } = await import("../../src/db.js");
     expect(await db.paymentRequest.count({ where: { merchantId: merchant.merchantId } })).toBe(0);
   });
@@ -84,7 +105,10 @@ describe("requests.create", () => {
     // test.uplink takes any currency; without it the merchant can only be paid in NZD.
     const { db } = await import("../../src/db.js");
     await db.configurationItem.deleteMany({ where: { merchantId: merchant.merchantId, ledgerId: "test.uplink" } });
-    await expectCode(createRequest(merchant.ctx, { merchantId: merchant.merchantId, asset: "AUD", amount: 100 }), "NO_AVAILABLE_PAYMENT_OPTIONS");
+    await expectCode(
+      createRequest(merchant.ctx, { merchantId: merchant.merchantId, asset: "AUD", amount: 100 }),
+      "NO_AVAILABLE_PAYMENT_OPTIONS",
+    );
   });
 
   it("refuses another merchant's clientId with MERCHANT_CONFIGURATION_NOT_FOUND", async () => {
@@ -98,7 +122,10 @@ describe("requests.create", () => {
 
   it("does not let a merchant key create for another merchant", async () => {
     const [merchant, other] = await Promise.all([buildMerchant(), buildMerchant()]);
-    await expectCode(createRequest(merchant.ctx, { merchantId: other.merchantId, asset: "NZD", amount: 100 }), "MERCHANT_NOT_FOUND");
+    await expectCode(
+      createRequest(merchant.ctx, { merchantId: other.merchantId, asset: "NZD", amount: 100 }),
+      "MERCHANT_NOT_FOUND",
+    );
   });
 
   it("does not let a payer key create requests", async () => {

@@ -52,7 +52,10 @@ describe("expiry", () => {
     const { request: paid } = await buildRequest({ paymentExpirySeconds: 1 });
     await payRequest(payer, { requestId: paid.id, authorization: "x", ledger: "test.uplink" });
     await expireOverdueRequests(new Date(open.createdAt.getTime() + 60_000));
-    const statuses = await db.paymentRequest.findMany({ where: { id: { in: [open.id, paid.id] } }, select: { id: true, status: true } });
+    const statuses = await db.paymentRequest.findMany({
+      where: { id: { in: [open.id, paid.id] } },
+      select: { id: true, status: true },
+    });
     expect(Object.fromEntries(statuses.map((r) => [r.id, r.status]))).toEqual({ [open.id]: "NEW", [paid.id]: "PAID" });
   });
 });

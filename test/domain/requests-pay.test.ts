@@ -13,7 +13,13 @@ describe("requests.pay", () => {
     expect(paid.status).toBe("PAID");
     expect(paid.updatedAt.getTime()).toBeGreaterThanOrEqual(request.updatedAt.getTime());
     const [purchase] = paid.transactions;
-    expect(purchase).toMatchObject({ type: "PURCHASE", state: "COMPLETED", amount: 450n, ledgerId: "test.uplink", responseCode: "00" });
+    expect(purchase).toMatchObject({
+      type: "PURCHASE",
+      state: "COMPLETED",
+      amount: 450n,
+      ledgerId: "test.uplink",
+      responseCode: "00",
+    });
     expect(purchase!.authCode).toMatch(/^[A-Z0-9]{6}$/);
     expect(Buffer.from(purchase!.receipt!, "base64").toString()).toContain("450 minimum units of NZD");
   });
@@ -34,7 +40,10 @@ describe("requests.pay", () => {
   it("hides another merchant's request", async () => {
     const { request } = await buildRequest();
     const other = await buildMerchant();
-    await expectCode(payRequest(other.ctx, { requestId: request.id, authorization: "x", ledger: "test.uplink" }), "REQUEST_NOT_FOUND");
+    await expectCode(
+      payRequest(other.ctx, { requestId: request.id, authorization: "x", ledger: "test.uplink" }),
+      "REQUEST_NOT_FOUND",
+    );
   });
 
   it("answers INSUFFICIENT_ASSET_BALANCE and changes nothing when the wallet is short", async () => {
@@ -52,24 +61,42 @@ describe("requests.pay", () => {
 
   it("answers INACTIVE_ASSET for an unknown wallet or one of another currency", async () => {
     const { request } = await buildRequest();
-    await expectCode(payRequest(payer, { requestId: request.id, authorization: "not-a-wallet", ledger: "sandbox.nzd.wallet" }), "INACTIVE_ASSET");
+    await expectCode(
+      payRequest(payer, { requestId: request.id, authorization: "not-a-wallet", ledger: "sandbox.nzd.wallet" }),
+      "INACTIVE_ASSET",
+    );
     const aud = await buildWallet(10_000, "AUD");
-    await expectCode(payRequest(payer, { requestId: request.id, authorization: aud.walletId, ledger: "sandbox.nzd.wallet" }), "INACTIVE_ASSET");
+    await expectCode(
+      payRequest(payer, { requestId: request.id, authorization: aud.walletId, ledger: "sandbox.nzd.wallet" }),
+      "INACTIVE_ASSET",
+    );
   });
 
   it("answers INVALID_LEDGER for no such ledger and LEDGER_NOT_ENABLED for a ledger the request does not offer", async () => {
     const { request } = await buildRequest();
-    await expectCode(payRequest(payer, { requestId: request.id, authorization: "x", ledger: "no.such.ledger" }), "INVALID_LEDGER");
+    await expectCode(
+      payRequest(payer, { requestId: request.id, authorization: "x", ledger: "no.such.ledger" }),
+      "INVALID_LEDGER",
+    );
     await expectCode(payRequest(payer, { requestId: request.id, authorization: "x", ledger: "not-dotted" }), "INVALID_LEDGER");
     await buildWallet(1, "AUD"); // makes sandbox.aud.wallet exist
-    await expectCode(payRequest(payer, { requestId: request.id, authorization: "x", ledger: "sandbox.aud.wallet" }), "LEDGER_NOT_ENABLED");
+    await expectCode(
+      payRequest(payer, { requestId: request.id, authorization: "x", ledger: "sandbox.aud.wallet" }),
+      "LEDGER_NOT_ENABLED",
+    );
   });
 
   it("validates requestId and authorization", async () => {
     const { request } = await buildRequest();
     await expectCode(payRequest(payer, { requestId: "abc", authorization: "x", ledger: "test.uplink" }), "INVALID_REQUEST_ID");
-    await expectCode(payRequest(payer, { requestId: request.id, authorization: "  ", ledger: "test.uplink" }), "INVALID_AUTHORIZATION");
-    await expectCode(payRequest(payer, { requestId: crypto.randomUUID(), authorization: "x", ledger: "test.uplink" }), "REQUEST_NOT_FOUND");
+    await expectCode(
+      payRequest(payer, { requestId: request.id, authorization: "  ", ledger: "test.uplink" }),
+      "INVALID_AUTHORIZATION",
+    );
+    await expectCode(
+      payRequest(payer, { requestId: crypto.randomUUID(), authorization: "x", ledger: "test.uplink" }),
+      "REQUEST_NOT_FOUND",
+    );
   });
 
   it("answers REQUEST_PAID, REQUEST_CANCELLED and REQUEST_EXPIRED for requests that are no longer new", async () => {
@@ -115,7 +142,9 @@ describe("requests.pay", () => {
     const { request } = await buildRequest({ amount: 1000, notifyUrl: "https://shop.example/hook" });
 
     const results = await Promise.allSettled(
-      wallets.map((wallet) => payRequest(payer, { requestId: request.id, authorization: wallet.walletId, ledger: "sandbox.nzd.wallet" })),
+      wallets.map((wallet) =>
+        payRequest(payer, { requestId: request.id, authorization: wallet.walletId, ledger: "sandbox.nzd.wallet" }),
+      ),
     );
 
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
@@ -133,7 +162,9 @@ describe("requests.pay", () => {
     const merchant = await buildMerchant();
     const requests = await Promise.all(Array.from({ length: 5 }, () => buildRequest({ merchant, amount: 1000 })));
     const results = await Promise.allSettled(
-      requests.map(({ request }) => payRequest(payer, { requestId: request.id, authorization: wallet.walletId, ledger: "sandbox.nzd.wallet" })),
+      requests.map(({ request }) =>
+        payRequest(payer, { requestId: request.id, authorization: wallet.walletId, ledger: "sandbox.nzd.wallet" }),
+      ),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(2);
     expect(await walletBalance(wallet.walletId)).toBe(500n);

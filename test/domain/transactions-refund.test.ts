@@ -8,7 +8,11 @@ import { buildMerchant, buildRequest, buildWallet, outboxFor, payer, walletBalan
 
 /** A paid request: on a sandbox wallet when one is given, else on test.uplink. */
 async function buildPurchase(options: { amount?: number; walletId?: string; notifyUrl?: string; merchant?: TestMerchant } = {}) {
-  const { merchant, request } = await buildRequest({ amount: options.amount ?? 1000, notifyUrl: options.notifyUrl, merchant: options.merchant });
+  const { merchant, request } = await buildRequest({
+    amount: options.amount ?? 1000,
+    notifyUrl: options.notifyUrl,
+    merchant: options.merchant,
+  });
   const paid = await payRequest(payer, {
     requestId: request.id,
     authorization: options.walletId ?? "x",
@@ -24,7 +28,13 @@ describe("transactions.refund", () => {
     expect(await walletBalance(wallet.walletId)).toBe(200n);
 
     const refund = await refundTransaction(merchant.ctx, { transactionId: purchase.id, amount: 800 });
-    expect(refund).toMatchObject({ type: "REFUND", state: "COMPLETED", amount: 800n, purchaseId: purchase.id, ledgerId: "sandbox.nzd.wallet" });
+    expect(refund).toMatchObject({
+      type: "REFUND",
+      state: "COMPLETED",
+      amount: 800n,
+      purchaseId: purchase.id,
+      ledgerId: "sandbox.nzd.wallet",
+    });
     expect(refund.request.id).toBe(purchase.requestId);
     expect(await walletBalance(wallet.walletId)).toBe(1000n);
   });
@@ -53,7 +63,10 @@ describe("transactions.refund", () => {
     const first = await refundTransaction(merchant.ctx, { transactionId: purchase.id, amount: 300, externalReference: "rf-1" });
     const again = await refundTransaction(merchant.ctx, { transactionId: purchase.id, amount: "300", externalReference: "rf-1" });
     expect(again.id).toBe(first.id);
-    await expectCode(refundTransaction(merchant.ctx, { transactionId: purchase.id, amount: 200, externalReference: "rf-1" }), "REPEAT_REFERENCE");
+    await expectCode(
+      refundTransaction(merchant.ctx, { transactionId: purchase.id, amount: 200, externalReference: "rf-1" }),
+      "REPEAT_REFERENCE",
+    );
     expect(await db.transaction.count({ where: { purchaseId: purchase.id } })).toBe(1);
     // One notification for the purchase, one for the single refund.
     expect((await outboxFor(purchase.requestId)).map((e) => (e.payload as { transactionType: string }).transactionType)).toEqual([
@@ -74,7 +87,10 @@ describe("transactions.refund", () => {
     await expectCode(refundTransaction(merchant.ctx, { transactionId: "t-1", amount: 1 }), "INVALID_TRANSACTION_ID");
     await expectCode(refundTransaction(merchant.ctx, { transactionId: purchase.id, amount: 0 }), "INVALID_AMOUNT");
     await expectCode(refundTransaction(merchant.ctx, { transactionId: purchase.id, amount: 501 }), "INVALID_AMOUNT");
-    await expectCode(refundTransaction(merchant.ctx, { transactionId: purchase.id, amount: 1, externalReference: "x".repeat(200) }), "INVALID_REFERENCE");
+    await expectCode(
+      refundTransaction(merchant.ctx, { transactionId: purchase.id, amount: 1, externalReference: "x".repeat(200) }),
+      "INVALID_REFERENCE",
+    );
     await expectCode(refundTransaction(merchant.ctx, { transactionId: crypto.randomUUID(), amount: 1 }), "TRANSACTION_NOT_FOUND");
     await expectCode(refundTransaction(other.ctx, { transactionId: purchase.id, amount: 1 }), "TRANSACTION_NOT_FOUND");
     await expectCode(refundTransaction(payer, { transactionId: purchase.id, amount: 1 }), "FORBIDDEN");
@@ -87,7 +103,10 @@ describe("transactions.refund", () => {
     const events = await outboxFor(withUrl.purchase.requestId);
     expect(events.at(-1)).toMatchObject({ transactionId: refund.id, payload: { transactionType: "REFUND", amount: 250 } });
 
-    await expectCode(refundTransaction(withUrl.merchant.ctx, { transactionId: withUrl.purchase.id, amount: 751, externalReference: "too-much" }), "INVALID_AMOUNT");
+    await expectCode(
+      refundTransaction(withUrl.merchant.ctx, { transactionId: withUrl.purchase.id, amount: 751, externalReference: "too-much" }),
+      "INVALID_AMOUNT",
+    );
     expect(await outboxFor(withUrl.purchase.requestId)).toHaveLength(events.length);
 
     const withoutUrl = await buildPurchase();

@@ -6,13 +6,32 @@ import { app, gql } from "../fixtures.js";
 import { buildMerchant, buildPayerKey, buildWallet, operator, walletBalance } from "../factories.js";
 import { graphql } from "../gql/index.js";
 
-
 const CreateRequest = graphql(`
   mutation CreateRequest($input: RequestCreateInput!) {
     requestCreate(input: $input) {
       __typename
-      ... on PaymentRequest { id status requestCode expiresAt denomination { amount asset } payments { ledger amount methods } paidBy { id } }
-      ... on Error { code message }
+      ... on PaymentRequest {
+        id
+        status
+        requestCode
+        expiresAt
+        denomination {
+          amount
+          asset
+        }
+        payments {
+          ledger
+          amount
+          methods
+        }
+        paidBy {
+          id
+        }
+      }
+      ... on Error {
+        code
+        message
+      }
     }
   }
 `);
@@ -21,8 +40,22 @@ const PayRequest = graphql(`
   mutation PayRequest($input: RequestPayInput!) {
     requestPay(input: $input) {
       __typename
-      ... on PaymentRequest { id status paidBy { id transactionType amount ledger authCode responseCode } }
-      ... on Error { code message }
+      ... on PaymentRequest {
+        id
+        status
+        paidBy {
+          id
+          transactionType
+          amount
+          ledger
+          authCode
+          responseCode
+        }
+      }
+      ... on Error {
+        code
+        message
+      }
     }
   }
 `);
@@ -31,8 +64,17 @@ const CancelRequest = graphql(`
   mutation CancelRequest($input: RequestCancelInput!) {
     requestCancel(input: $input) {
       __typename
-      ... on PaymentRequest { id status paidBy { id } }
-      ... on Error { code message }
+      ... on PaymentRequest {
+        id
+        status
+        paidBy {
+          id
+        }
+      }
+      ... on Error {
+        code
+        message
+      }
     }
   }
 `);
@@ -41,33 +83,86 @@ const RefundTransaction = graphql(`
   mutation RefundTransaction($input: TransactionRefundInput!) {
     transactionRefund(input: $input) {
       __typename
-      ... on Transaction { id transactionType amount externalReference purchase { id refundableAmount } }
-      ... on Error { code message }
+      ... on Transaction {
+        id
+        transactionType
+        amount
+        externalReference
+        purchase {
+          id
+          refundableAmount
+        }
+      }
+      ... on Error {
+        code
+        message
+      }
     }
   }
 `);
 
 const RequestInfo = graphql(`
   query RequestInfo($id: ID, $requestCode: String) {
-    paymentRequest(id: $id, requestCode: $requestCode) { id status requestCode paidBy { id } refunds { id amount } }
+    paymentRequest(id: $id, requestCode: $requestCode) {
+      id
+      status
+      requestCode
+      paidBy {
+        id
+      }
+      refunds {
+        id
+        amount
+      }
+    }
   }
 `);
 
 const TransactionInfo = graphql(`
   query TransactionInfo($id: ID!) {
-    transaction(id: $id) { id transactionType amount refundableAmount refunds { id amount } request { id status } }
+    transaction(id: $id) {
+      id
+      transactionType
+      amount
+      refundableAmount
+      refunds {
+        id
+        amount
+      }
+      request {
+        id
+        status
+      }
+    }
   }
 `);
 
 const MerchantConfiguration = graphql(`
   query MerchantConfiguration($merchantId: ID!, $clientId: ID) {
     merchantConfiguration(merchantId: $merchantId, clientId: $clientId) {
-      merchantId name clientId
-      items { label asset account index methods icon { image mimeType } units { label factor } fractionalDigits precision }
+      merchantId
+      name
+      clientId
+      items {
+        label
+        asset
+        account
+        index
+        methods
+        icon {
+          image
+          mimeType
+        }
+        units {
+          label
+          factor
+        }
+        fractionalDigits
+        precision
+      }
     }
   }
 `);
-
 
 describe("GraphQL payment flow", () => {
   it("creates, reads by code, pays from a sandbox wallet and refunds", async () => {
@@ -75,7 +170,11 @@ describe("GraphQL payment flow", () => {
     const payerKey = await buildPayerKey();
     const wallet = await buildWallet(5000);
 
-    const created = await gql(CreateRequest, { input: { merchantId: merchant.merchantId, asset: "NZD", amount: 1250 } }, merchant.apiKey);
+    const created = await gql(
+      CreateRequest,
+      { input: { merchantId: merchant.merchantId, asset: "NZD", amount: 1250 } },
+      merchant.apiKey,
+    );
     const request = created.data!.requestCreate;
     if (request.__typename !== "PaymentRequest") throw new Error(`create failed: ${JSON.stringify(request)}`);
     expect(request).toMatchObject({ status: "NEW", denomination: { amount: 1250, asset: "NZD" }, paidBy: null });
@@ -85,15 +184,28 @@ describe("GraphQL payment flow", () => {
     const scanned = await gql(RequestInfo, { requestCode: request.requestCode }, payerKey);
     expect(scanned.data?.paymentRequest.id).toBe(request.id);
 
-    const paid = await gql(PayRequest, { input: { requestId: request.id, authorization: wallet.walletId, ledger: "sandbox.nzd.wallet" } }, payerKey);
+    const paid = await gql(
+      PayRequest,
+      { input: { requestId: request.id, authorization: wallet.walletId, ledger: "sandbox.nzd.wallet" } },
+      payerKey,
+    );
     const paidRequest = paid.data!.requestPay;
     if (paidRequest.__typename !== "PaymentRequest") throw new Error(`pay failed: ${JSON.stringify(paidRequest)}`);
     expect(paidRequest.status).toBe("PAID");
-    expect(paidRequest.paidBy).toMatchObject({ transactionType: "PURCHASE", amount: 1250, ledger: "sandbox.nzd.wallet", responseCode: "00" });
+    expect(paidRequest.paidBy).toMatchObject({
+      transactionType: "PURCHASE",
+      amount: 1250,
+      ledger: "sandbox.nzd.wallet",
+      responseCode: "00",
+    });
     expect(await walletBalance(wallet.walletId)).toBe(3750n);
 
     const purchaseId = paidRequest.paidBy!.id;
-    const refunded = await gql(RefundTransaction, { input: { transactionId: purchaseId, amount: "250", externalReference: "rf-1" } }, merchant.apiKey);
+    const refunded = await gql(
+      RefundTransaction,
+      { input: { transactionId: purchaseId, amount: "250", externalReference: "rf-1" } },
+      merchant.apiKey,
+    );
     expect(refunded.data!.transactionRefund).toMatchObject({
       __typename: "Transaction",
       transactionType: "REFUND",
@@ -104,16 +216,25 @@ describe("GraphQL payment flow", () => {
     expect(await walletBalance(wallet.walletId)).toBe(4000n);
 
     const purchase = await gql(TransactionInfo, { id: purchaseId }, merchant.apiKey);
-    expect(purchase.data!.transaction).toMatchObject({ refundableAmount: 1000, refunds: [{ amount: 250 }], request: { status: "PAID" } });
+    expect(purchase.data!.transaction).toMatchObject({
+      refundableAmount: 1000,
+      refunds: [{ amount: 250 }],
+      request: { status: "PAID" },
+    });
     const info = await gql(RequestInfo, { id: request.id }, merchant.apiKey);
     expect(info.data!.paymentRequest).toMatchObject({ status: "PAID", paidBy: { id: purchaseId }, refunds: [{ amount: 250 }] });
   });
 
   it("pays on test.uplink and cancels", async () => {
     const merchant = await buildMerchant();
-    const create = () => gql(CreateRequest, { input: { merchantId: merchant.merchantId, asset: "NZD", amount: 10 } }, merchant.apiKey);
+    const create = () =>
+      gql(CreateRequest, { input: { merchantId: merchant.merchantId, asset: "NZD", amount: 10 } }, merchant.apiKey);
     const first = (await create()).data!.requestCreate as { id: string };
-    const paid = await gql(PayRequest, { input: { requestId: first.id, authorization: "1234", ledger: "test.uplink" } }, merchant.apiKey);
+    const paid = await gql(
+      PayRequest,
+      { input: { requestId: first.id, authorization: "1234", ledger: "test.uplink" } },
+      merchant.apiKey,
+    );
     expect(paid.data!.requestPay).toMatchObject({ status: "PAID", paidBy: { ledger: "test.uplink" } });
 
     const second = (await create()).data!.requestCreate as { id: string };
@@ -125,16 +246,29 @@ describe("GraphQL payment flow", () => {
 describe("GraphQL errors", () => {
   it("returns domain failures of mutations as typed errors with the contract's CODE", async () => {
     const merchant = await buildMerchant();
-    const bad = await gql(CreateRequest, { input: { merchantId: merchant.merchantId, asset: "NZD", amount: 0 } }, merchant.apiKey);
+    const bad = await gql(
+      CreateRequest,
+      { input: { merchantId: merchant.merchantId, asset: "NZD", amount: 0 } },
+      merchant.apiKey,
+    );
     expect(bad.data!.requestCreate).toMatchObject({ __typename: "ValidationError", code: "INVALID_AMOUNT" });
 
-    const created = (await gql(CreateRequest, { input: { merchantId: merchant.merchantId, asset: "NZD", amount: 5 } }, merchant.apiKey)).data!
-      .requestCreate as { id: string };
+    const created = (
+      await gql(CreateRequest, { input: { merchantId: merchant.merchantId, asset: "NZD", amount: 5 } }, merchant.apiKey)
+    ).data!.requestCreate as { id: string };
     await gql(PayRequest, { input: { requestId: created.id, authorization: "a", ledger: "test.uplink" } }, merchant.apiKey);
-    const twice = await gql(PayRequest, { input: { requestId: created.id, authorization: "a", ledger: "test.uplink" } }, merchant.apiKey);
+    const twice = await gql(
+      PayRequest,
+      { input: { requestId: created.id, authorization: "a", ledger: "test.uplink" } },
+      merchant.apiKey,
+    );
     expect(twice.data!.requestPay).toMatchObject({ __typename: "StateConflictError", code: "REQUEST_PAID" });
 
-    const refusal = await gql(PayRequest, { input: { requestId: created.id, authorization: "a", ledger: "nope.ledger" } }, merchant.apiKey);
+    const refusal = await gql(
+      PayRequest,
+      { input: { requestId: created.id, authorization: "a", ledger: "nope.ledger" } },
+      merchant.apiKey,
+    );
     expect(refusal.data!.requestPay).toMatchObject({ __typename: "ValidationError", code: "INVALID_LEDGER" });
   });
 
@@ -185,12 +319,17 @@ describe("GraphQL errors", () => {
 describe("GraphQL reads", () => {
   it("shows an overdue request as EXPIRED before the sweep stores it", async () => {
     const merchant = await buildMerchant();
-    const created = (await gql(CreateRequest, { input: { merchantId: merchant.merchantId, asset: "NZD", amount: 5 } }, merchant.apiKey)).data!
-      .requestCreate as { id: string };
+    const created = (
+      await gql(CreateRequest, { input: { merchantId: merchant.merchantId, asset: "NZD", amount: 5 } }, merchant.apiKey)
+    ).data!.requestCreate as { id: string };
     await db.paymentRequest.update({ where: { id: created.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const info = await gql(RequestInfo, { id: created.id }, merchant.apiKey);
     expect(info.data!.paymentRequest.status).toBe("EXPIRED");
-    const pay = await gql(PayRequest, { input: { requestId: created.id, authorization: "a", ledger: "test.uplink" } }, merchant.apiKey);
+    const pay = await gql(
+      PayRequest,
+      { input: { requestId: created.id, authorization: "a", ledger: "test.uplink" } },
+      merchant.apiKey,
+    );
     expect(pay.data!.requestPay).toMatchObject({ code: "REQUEST_EXPIRED" });
   });
 

@@ -33,11 +33,16 @@ describe("legacy HTTP", () => {
   it("reads a form body sent with GET, as the spec's samples do", async () => {
     const merchant = await buildMerchant();
     const body = new URLSearchParams({ merchantId: merchant.merchantId, asset: "NZD", amount: "300" }).toString();
-    const { status, json } = await send("GET", "/api/requests.create", {
-      "x-api-key": merchant.apiKey,
-      "content-type": "application/x-www-form-urlencoded",
-      "content-length": String(Buffer.byteLength(body)),
-    }, body);
+    const { status, json } = await send(
+      "GET",
+      "/api/requests.create",
+      {
+        "x-api-key": merchant.apiKey,
+        "content-type": "application/x-www-form-urlencoded",
+        "content-length": String(Buffer.byteLength(body)),
+      },
+      body,
+    );
     expect(status).toBe(200);
     expect(json).toMatchObject({ status: "new", denomination: { amount: 300, asset: "NZD" } });
   });
@@ -55,9 +60,9 @@ describe("legacy HTTP", () => {
       "/api/transactions.refund",
     ]);
     await expect(SwaggerParser.validate(structuredClone(json) as never)).resolves.toBeTruthy();
-    const pay = (json.paths as Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: object } }> } } }>)[
-      "/api/requests.pay"
-    ]!.post;
+    const pay = (
+      json.paths as Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: object } }> } } }>
+    )["/api/requests.pay"]!.post;
     expect(Object.keys(pay.requestBody.content["application/json"]!.schema.properties)).toEqual(
       expect.arrayContaining(["requestId", "ledger", "authorization", "paymentAuthorization"]),
     );

@@ -40,7 +40,13 @@ describe("requests.create", () => {
     const merchant = await buildMerchant();
     const json = await rest("requests.create", {
       apiKey: merchant.apiKey,
-      json: { merchantId: merchant.merchantId, asset: "NZD", amount: 1250, paymentExpirySeconds: 600, notifyUrl: "https://shop.example/h" },
+      json: {
+        merchantId: merchant.merchantId,
+        asset: "NZD",
+        amount: 1250,
+        paymentExpirySeconds: 600,
+        notifyUrl: "https://shop.example/h",
+      },
     });
     expect(json.body).toMatchObject({ denomination: { amount: 1250 }, notifyUrl: "https://shop.example/h" });
     expect(Date.parse(json.body.expiresAt) - Date.parse(json.body.createdAt)).toBe(600_000);
@@ -94,7 +100,10 @@ describe("requests.create", () => {
   it("answers 403 NO_AVAILABLE_PAYMENT_OPTIONS and MERCHANT_CONFIGURATION_NOT_FOUND, 404 MERCHANT_NOT_FOUND", async () => {
     const [merchant, other] = await Promise.all([buildMerchant(), buildMerchant()]);
     await db.configurationItem.deleteMany({ where: { merchantId: merchant.merchantId, ledgerId: "test.uplink" } });
-    const noOptions = await rest("requests.create", { apiKey: merchant.apiKey, form: { merchantId: merchant.merchantId, asset: "USD", amount: "1" } });
+    const noOptions = await rest("requests.create", {
+      apiKey: merchant.apiKey,
+      form: { merchantId: merchant.merchantId, asset: "USD", amount: "1" },
+    });
     expect(noOptions).toMatchObject({ status: 403, body: { error: "Forbidden", message: "NO_AVAILABLE_PAYMENT_OPTIONS" } });
 
     const unknownClient = await rest("requests.create", {
@@ -103,7 +112,10 @@ describe("requests.create", () => {
     });
     expect(unknownClient).toMatchObject({ status: 403, body: { message: "MERCHANT_CONFIGURATION_NOT_FOUND" } });
 
-    const foreign = await rest("requests.create", { apiKey: merchant.apiKey, form: { merchantId: other.merchantId, asset: "NZD", amount: "1" } });
+    const foreign = await rest("requests.create", {
+      apiKey: merchant.apiKey,
+      form: { merchantId: other.merchantId, asset: "NZD", amount: "1" },
+    });
     expect(foreign).toMatchObject({ status: 404, body: { statusCode: 404, error: "Not Found", message: "MERCHANT_NOT_FOUND" } });
   });
 
@@ -134,7 +146,10 @@ describe("requests.info", () => {
   it("answers 400 INVALID_REQUEST_ID and 404 REQUEST_NOT_FOUND", async () => {
     const [merchant, other] = await Promise.all([buildMerchant(), buildMerchant()]);
     const request = await created(merchant);
-    expect(await rest("requests.info", { apiKey: merchant.apiKey })).toMatchObject({ status: 400, body: { message: "INVALID_REQUEST_ID" } });
+    expect(await rest("requests.info", { apiKey: merchant.apiKey })).toMatchObject({
+      status: 400,
+      body: { message: "INVALID_REQUEST_ID" },
+    });
     expect(await rest("requests.info", { apiKey: other.apiKey, query: { requestId: request.requestId } })).toMatchObject({
       status: 404,
       body: { message: "REQUEST_NOT_FOUND" },
@@ -162,7 +177,13 @@ describe("requests.pay", () => {
     });
     expect(status).toBe(200);
     expect(body.status).toBe("paid");
-    expect(body.paidBy).toMatchObject({ amount: 300, ledger: "sandbox.nzd.wallet", account: "", responseCode: "00", type: "sandbox-wallet" });
+    expect(body.paidBy).toMatchObject({
+      amount: 300,
+      ledger: "sandbox.nzd.wallet",
+      account: "",
+      responseCode: "00",
+      type: "sandbox-wallet",
+    });
     expect(body.paidBy.transactionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.paidBy.paidAt).toMatch(ISO_MS);
     expect(body.paidBy.settlementDate).toMatch(ISO_MS);
@@ -205,20 +226,41 @@ describe("requests.pay", () => {
       rest("requests.pay", { apiKey: payerKey, form: { requestId, ledger, authorization } });
     const request = await created(merchant);
 
-    expect(await pay(request.requestId, "sandbox.nzd.wallet", poor.walletId)).toMatchObject({ status: 403, body: { message: "INSUFFICIENT_ASSET_BALANCE" } });
-    expect(await pay(request.requestId, "sandbox.nzd.wallet", crypto.randomUUID())).toMatchObject({ status: 403, body: { message: "INACTIVE_ASSET" } });
-    expect(await pay(request.requestId, "no.such.ledger", "x")).toMatchObject({ status: 400, body: { message: "INVALID_LEDGER" } });
+    expect(await pay(request.requestId, "sandbox.nzd.wallet", poor.walletId)).toMatchObject({
+      status: 403,
+      body: { message: "INSUFFICIENT_ASSET_BALANCE" },
+    });
+    expect(await pay(request.requestId, "sandbox.nzd.wallet", crypto.randomUUID())).toMatchObject({
+      status: 403,
+      body: { message: "INACTIVE_ASSET" },
+    });
+    expect(await pay(request.requestId, "no.such.ledger", "x")).toMatchObject({
+      status: 400,
+      body: { message: "INVALID_LEDGER" },
+    });
     await buildWallet(1, "AUD");
-    expect(await pay(request.requestId, "sandbox.aud.wallet", "x")).toMatchObject({ status: 400, body: { message: "LEDGER_NOT_ENABLED" } });
+    expect(await pay(request.requestId, "sandbox.aud.wallet", "x")).toMatchObject({
+      status: 400,
+      body: { message: "LEDGER_NOT_ENABLED" },
+    });
     expect(await pay("nope", "test.uplink", "x")).toMatchObject({ status: 400, body: { message: "INVALID_REQUEST_ID" } });
-    expect(await pay(crypto.randomUUID(), "test.uplink", "x")).toMatchObject({ status: 404, body: { message: "REQUEST_NOT_FOUND" } });
+    expect(await pay(crypto.randomUUID(), "test.uplink", "x")).toMatchObject({
+      status: 404,
+      body: { message: "REQUEST_NOT_FOUND" },
+    });
 
     expect((await pay(request.requestId, "test.uplink", "x")).status).toBe(200);
-    expect(await pay(request.requestId, "test.uplink", "x")).toMatchObject({ status: 403, body: { error: "Forbidden", message: "REQUEST_PAID" } });
+    expect(await pay(request.requestId, "test.uplink", "x")).toMatchObject({
+      status: 403,
+      body: { error: "Forbidden", message: "REQUEST_PAID" },
+    });
 
     const cancelled = await created(merchant);
     await rest("requests.cancel", { apiKey: merchant.apiKey, form: { requestId: cancelled.requestId } });
-    expect(await pay(cancelled.requestId, "test.uplink", "x")).toMatchObject({ status: 403, body: { message: "REQUEST_CANCELLED" } });
+    expect(await pay(cancelled.requestId, "test.uplink", "x")).toMatchObject({
+      status: 403,
+      body: { message: "REQUEST_CANCELLED" },
+    });
 
     const overdue = await created(merchant);
     await db.paymentRequest.update({ where: { id: overdue.requestId }, data: { expiresAt: new Date(Date.now() - 1) } });
@@ -230,7 +272,11 @@ describe("requests.cancel", () => {
   it("cancels and answers status cancelled without paidBy", async () => {
     const merchant = await buildMerchant();
     const request = await created(merchant);
-    const { status, body } = await rest("requests.cancel", { method: "GET", apiKey: merchant.apiKey, query: { requestId: request.requestId } });
+    const { status, body } = await rest("requests.cancel", {
+      method: "GET",
+      apiKey: merchant.apiKey,
+      query: { requestId: request.requestId },
+    });
     expect(status).toBe(200);
     expect(body.status).toBe("cancelled");
     expect(body).not.toHaveProperty("paidBy");
@@ -255,13 +301,19 @@ describe("transactions.refund", () => {
   async function paid() {
     const merchant = await buildMerchant();
     const request = await created(merchant);
-    const { body } = await rest("requests.pay", { apiKey: merchant.apiKey, form: { requestId: request.requestId, ledger: "test.uplink", authorization: "x" } });
+    const { body } = await rest("requests.pay", {
+      apiKey: merchant.apiKey,
+      form: { requestId: request.requestId, ledger: "test.uplink", authorization: "x" },
+    });
     return { merchant, transactionId: body.paidBy.transactionId as string, request };
   }
 
   it("answers the refund transaction in the notification shape", async () => {
     const { merchant, transactionId, request } = await paid();
-    const { status, body } = await rest("transactions.refund", { apiKey: merchant.apiKey, form: { transactionId, amount: "100" } });
+    const { status, body } = await rest("transactions.refund", {
+      apiKey: merchant.apiKey,
+      form: { transactionId, amount: "100" },
+    });
     expect(status).toBe(200);
     expect(body).toMatchObject({
       transactionType: "REFUND",
@@ -282,18 +334,36 @@ describe("transactions.refund", () => {
     expect(await refund({ transactionId, amount: "50" })).toMatchObject({ status: 400, body: { message: "ALREADY_REFUNDED" } });
     await refund({ transactionId, amount: "50", externalReference: "r1" });
     expect((await refund({ transactionId, amount: "50", externalReference: "r1" })).status).toBe(200);
-    expect(await refund({ transactionId, amount: "60", externalReference: "r1" })).toMatchObject({ status: 400, body: { message: "REPEAT_REFERENCE" } });
-    expect(await refund({ transactionId, amount: "201", externalReference: "r2" })).toMatchObject({ status: 400, body: { message: "INVALID_AMOUNT" } });
-    expect(await refund({ transactionId: first.body.transactionId, amount: "1" })).toMatchObject({ status: 403, body: { message: "INVALID_TRANSACTION_TYPE" } });
-    expect(await refund({ transactionId: crypto.randomUUID(), amount: "1" })).toMatchObject({ status: 404, body: { message: "TRANSACTION_NOT_FOUND" } });
-    expect(await refund({ transactionId: "t1", amount: "1" })).toMatchObject({ status: 400, body: { message: "INVALID_TRANSACTION_ID" } });
+    expect(await refund({ transactionId, amount: "60", externalReference: "r1" })).toMatchObject({
+      status: 400,
+      body: { message: "REPEAT_REFERENCE" },
+    });
+    expect(await refund({ transactionId, amount: "201", externalReference: "r2" })).toMatchObject({
+      status: 400,
+      body: { message: "INVALID_AMOUNT" },
+    });
+    expect(await refund({ transactionId: first.body.transactionId, amount: "1" })).toMatchObject({
+      status: 403,
+      body: { message: "INVALID_TRANSACTION_TYPE" },
+    });
+    expect(await refund({ transactionId: crypto.randomUUID(), amount: "1" })).toMatchObject({
+      status: 404,
+      body: { message: "TRANSACTION_NOT_FOUND" },
+    });
+    expect(await refund({ transactionId: "t1", amount: "1" })).toMatchObject({
+      status: 400,
+      body: { message: "INVALID_TRANSACTION_ID" },
+    });
   });
 });
 
 describe("merchants.configurations.info", () => {
   it("answers the configuration with icon and units objects", async () => {
     const merchant = await buildMerchant();
-    const { status, body } = await rest("merchants.configurations.info", { apiKey: merchant.apiKey, query: { merchantId: merchant.merchantId } });
+    const { status, body } = await rest("merchants.configurations.info", {
+      apiKey: merchant.apiKey,
+      query: { merchantId: merchant.merchantId },
+    });
     expect(status).toBe(200);
     expect(body).toMatchObject({ merchantId: merchant.merchantId, name: expect.stringMatching(/^Shop /) });
     expect(body).not.toHaveProperty("clientId");
@@ -313,7 +383,10 @@ describe("merchants.configurations.info", () => {
     const merchant = await buildMerchant();
     const call = (query: Record<string, string>) => rest("merchants.configurations.info", { apiKey: merchant.apiKey, query });
     expect(await call({})).toMatchObject({ status: 400, body: { message: "INVALID_MERCHANT_ID" } });
-    expect(await call({ merchantId: merchant.merchantId, clientId: "c" })).toMatchObject({ status: 400, body: { message: "INVALID_CLIENT_ID" } });
+    expect(await call({ merchantId: merchant.merchantId, clientId: "c" })).toMatchObject({
+      status: 400,
+      body: { message: "INVALID_CLIENT_ID" },
+    });
     expect(await call({ merchantId: merchant.merchantId, clientId: crypto.randomUUID() })).toMatchObject({
       status: 403,
       body: { message: "MERCHANT_CONFIGURATION_NOT_FOUND" },
@@ -332,16 +405,23 @@ describe("REST transport", () => {
 
   it("answers 400 BAD_REQUEST for an unparseable body or an unsupported content type", async () => {
     const merchant = await buildMerchant();
-    const send = (body: string, contentType: string) => rest("requests.create", { apiKey: merchant.apiKey, raw: { body, contentType } });
+    const send = (body: string, contentType: string) =>
+      rest("requests.create", { apiKey: merchant.apiKey, raw: { body, contentType } });
     expect(await send("{not json", "application/json")).toMatchObject({ status: 400, body: { message: "BAD_REQUEST" } });
     expect(await send("[1,2]", "application/json")).toMatchObject({ status: 400, body: { message: "BAD_REQUEST" } });
     expect(await send("<xml/>", "application/xml")).toMatchObject({ status: 400, body: { message: "BAD_REQUEST" } });
-    expect(await send("a".repeat(70_000), "application/x-www-form-urlencoded")).toMatchObject({ status: 400, body: { message: "BAD_REQUEST" } });
+    expect(await send("a".repeat(70_000), "application/x-www-form-urlencoded")).toMatchObject({
+      status: 400,
+      body: { message: "BAD_REQUEST" },
+    });
   });
 
   it("answers unknown routes with the contract's 404", async () => {
     for (const path of ["requests.nope", "nothing"]) {
-      expect(await rest(path)).toEqual({ status: 404, body: { statusCode: 404, error: "Not Found", message: "Not Found", reason: expect.any(String) } });
+      expect(await rest(path)).toEqual({
+        status: 404,
+        body: { statusCode: 404, error: "Not Found", message: "Not Found", reason: expect.any(String) },
+      });
     }
   });
 });

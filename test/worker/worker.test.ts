@@ -44,7 +44,11 @@ describe("worker", () => {
     });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    await until(async () => output, (text) => text.includes("worker ready"), 15_000);
+    await until(
+      async () => output,
+      (text) => text.includes("worker ready"),
+      15_000,
+    );
     expect(output).toContain("worker ready");
 
     child.kill("SIGTERM");

@@ -14,7 +14,10 @@ export async function createClient(ctx: DomainContext, input: z.input<typeof cre
   requireOperator(ctx);
   const { merchantId, name } = parseInput(createClientInput, { merchantId: "INVALID_MERCHANT_ID" }, input);
   return db.$transaction(async (tx) => {
-    const merchant = await tx.merchant.findUnique({ where: { id: merchantId }, include: { items: { where: { clientId: null } } } });
+    const merchant = await tx.merchant.findUnique({
+      where: { id: merchantId },
+      include: { items: { where: { clientId: null } } },
+    });
     if (!merchant) throw notFound("MERCHANT_NOT_FOUND");
     const client = await tx.client.create({ data: { merchantId, name: name ?? null } });
     await tx.configurationItem.createMany({

@@ -7,4 +7,9 @@ export const createApiKeyInput = z.discriminatedUnion("kind", [
 ]);
 export type CreateApiKeyInput = z.input<typeof createApiKeyInput>;
 
-export const revokeApiKeyInput = z.object({ prefix: z.string().trim().regex(/^(mk|pk)_[0-9a-f]{12}/, "must be a key prefix such as mk_0123456789ab") });
+export const revokeApiKeyInput = z.object({
+  prefix: z
+    .string()
+    .trim()
+    .regex(/^(mk|pk)_[0-9a-f]{12}/, "must be a key prefix such as mk_0123456789ab"),
+});

@@ -11,8 +11,8 @@ const ICON_SVG =
  * ledger of its currency, each accepting every payment method.
  */
 export function defaultConfigurationItems(currency: string): Omit<Prisma.ConfigurationItemCreateManyInput, "merchantId">[] {
-  const fractionalDigits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions()
-    .maximumFractionDigits ?? 2;
+  const fractionalDigits =
+    new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
   const display = {
     methods: ALL_METHODS,
     iconImage: Buffer.from(ICON_SVG).toString("base64"),

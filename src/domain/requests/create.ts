@@ -7,12 +7,7 @@ import { parseInput } from "../validation.js";
 import { requestDetails, type RequestDetails } from "./details.js";
 import { paymentOptionsFor } from "./payment-options.js";
 import { newRequestCode } from "./request-code.js";
-import {
-  createRequestCodes,
-  createRequestInput,
-  DEFAULT_PAYMENT_EXPIRY_SECONDS,
-  type CreateRequestInput,
-} from "./schemas.js";
+import { createRequestCodes, createRequestInput, DEFAULT_PAYMENT_EXPIRY_SECONDS, type CreateRequestInput } from "./schemas.js";
 
 /**
  * Creates a payment request with status NEW and one payment option per matching configuration item.

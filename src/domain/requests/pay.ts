@@ -21,45 +21,55 @@ export async function payRequest(ctx: DomainContext, input: PayRequestInput): Pr
   const ledger = await db.ledger.findUnique({ where: { id: params.ledger } });
   if (!ledger) throw new ValidationError("INVALID_LEDGER", "No such ledger.");
 
-  return db.$transaction(async (tx) => {
-    const request = await lockRequest(tx, params.requestId);
-    const scope = merchantScope(ctx);
-    if (!request || (scope.merchantId && scope.merchantId !== request.merchantId)) throw notFound("REQUEST_NOT_FOUND");
-    const now = ctx.now();
-    assertOpen(request, now);
-    const option = request.options.find((candidate) => candidate.ledgerId === ledger.id);
-    if (!option || !ledger.enabled) {
-      throw new ValidationError("LEDGER_NOT_ENABLED", `The request cannot be paid at ${ledger.id}.`);
-    }
+  return db.$transaction(
+    async (tx) => {
+      const request = await lockRequest(tx, params.requestId);
+      const scope = merchantScope(ctx);
+      if (!request || (scope.merchantId && scope.merchantId !== request.merchantId)) throw notFound("REQUEST_NOT_FOUND");
+      const now = ctx.now();
+      assertOpen(request, now);
+      const option = request.options.find((candidate) => candidate.ledgerId === ledger.id);
+      if (!option || !ledger.enabled) {
+        throw new ValidationError("LEDGER_NOT_ENABLED", `The request cannot be paid at ${ledger.id}.`);
+      }
 
-    const approval = await connectorFor(ledger.connector).authorize(tx, {
-      ledger,
-      authorization: params.authorization,
-      amount: option.amount,
-      asset: request.asset,
-      now,
-    });
-    const purchase = await tx.transaction.create({
-      data: {
-        type: "PURCHASE",
-        requestId: request.id,
-        merchantId: request.merchantId,
-        ledgerId: ledger.id,
+      const approval = await connectorFor(ledger.connector).authorize(tx, {
+        ledger,
+        authorization: params.authorization,
         amount: option.amount,
-        account: option.account ?? "",
-        ...approval,
-        receipt: receiptFor({ kind: "PURCHASE", amount: option.amount, asset: request.asset, ledgerId: ledger.id, authCode: approval.authCode, at: now }),
-        createdAt: now,
-      },
-    });
-    const paid = await tx.paymentRequest.update({
-      where: { id: request.id },
-      data: { status: "PAID", updatedAt: now },
-      include: requestDetails,
-    });
-    await recordWebhookEvent(tx, paid, purchase);
-    return paid;
-  }, { maxWait: 10_000, timeout: 15_000 });
+        asset: request.asset,
+        now,
+      });
+      const purchase = await tx.transaction.create({
+        data: {
+          type: "PURCHASE",
+          requestId: request.id,
+          merchantId: request.merchantId,
+          ledgerId: ledger.id,
+          amount: option.amount,
+          account: option.account ?? "",
+          ...approval,
+          receipt: receiptFor({
+            kind: "PURCHASE",
+            amount: option.amount,
+            asset: request.asset,
+            ledgerId: ledger.id,
+            authCode: approval.authCode,
+            at: now,
+          }),
+          createdAt: now,
+        },
+      });
+      const paid = await tx.paymentRequest.update({
+        where: { id: request.id },
+        data: { status: "PAID", updatedAt: now },
+        include: requestDetails,
+      });
+      await recordWebhookEvent(tx, paid, purchase);
+      return paid;
+    },
+    { maxWait: 10_000, timeout: 15_000 },
+  );
 }
 
 /** Takes the request's row lock (held until commit), then reads it as committed by any earlier payer. */

@@ -25,53 +25,63 @@ export async function refundTransaction(ctx: DomainContext, input: RefundTransac
   const params = parseInput(refundTransactionInput, refundTransactionCodes, input);
   const reference = params.externalReference ?? null;
 
-  return db.$transaction(async (tx) => {
-    const purchase = await lockPurchase(tx, params.transactionId);
-    if (!purchase || purchase.merchantId !== merchantId) throw notFound("TRANSACTION_NOT_FOUND");
-    if (purchase.type !== "PURCHASE") {
-      throw new ForbiddenError("INVALID_TRANSACTION_TYPE", "Only a PURCHASE transaction can be refunded.");
-    }
-
-    const earlier = purchase.refunds.find((refund) => refund.externalReference === reference);
-    if (earlier && reference !== null) {
-      if (earlier.amount !== params.amount) {
-        throw new StateConflictError("REPEAT_REFERENCE", "This externalReference was used for a different amount.");
+  return db.$transaction(
+    async (tx) => {
+      const purchase = await lockPurchase(tx, params.transactionId);
+      if (!purchase || purchase.merchantId !== merchantId) throw notFound("TRANSACTION_NOT_FOUND");
+      if (purchase.type !== "PURCHASE") {
+        throw new ForbiddenError("INVALID_TRANSACTION_TYPE", "Only a PURCHASE transaction can be refunded.");
       }
-      return { ...earlier, request: purchase.request };
-    }
-    if (earlier) throw new StateConflictError("ALREADY_REFUNDED", "The transaction has already been refunded.");
 
-    const refunded = purchase.refunds.reduce((sum, refund) => sum + refund.amount, 0n);
-    const remaining = purchase.amount - refunded;
-    if (params.amount > remaining) {
-      throw new ValidationError("INVALID_AMOUNT", `amount exceeds the ${remaining} minimum units that remain refundable`);
-    }
+      const earlier = purchase.refunds.find((refund) => refund.externalReference === reference);
+      if (earlier && reference !== null) {
+        if (earlier.amount !== params.amount) {
+          throw new StateConflictError("REPEAT_REFERENCE", "This externalReference was used for a different amount.");
+        }
+        return { ...earlier, request: purchase.request };
+      }
+      if (earlier) throw new StateConflictError("ALREADY_REFUNDED", "The transaction has already been refunded.");
 
-    const now = ctx.now();
-    const approval = await connectorFor(purchase.ledger.connector).refund(tx, {
-      ledger: purchase.ledger,
-      purchase,
-      amount: params.amount,
-      now,
-    });
-    const refund = await tx.transaction.create({
-      data: {
-        type: "REFUND",
-        requestId: purchase.requestId,
-        merchantId,
-        ledgerId: purchase.ledgerId,
+      const refunded = purchase.refunds.reduce((sum, refund) => sum + refund.amount, 0n);
+      const remaining = purchase.amount - refunded;
+      if (params.amount > remaining) {
+        throw new ValidationError("INVALID_AMOUNT", `amount exceeds the ${remaining} minimum units that remain refundable`);
+      }
+
+      const now = ctx.now();
+      const approval = await connectorFor(purchase.ledger.connector).refund(tx, {
+        ledger: purchase.ledger,
+        purchase,
         amount: params.amount,
-        account: purchase.account,
-        ...approval,
-        receipt: receiptFor({ kind: "REFUND", amount: params.amount, asset: purchase.request.asset, ledgerId: purchase.ledgerId, authCode: approval.authCode, at: now }),
-        purchaseId: purchase.id,
-        externalReference: reference,
-        createdAt: now,
-      },
-    });
-    await recordWebhookEvent(tx, purchase.request, refund);
-    return { ...refund, request: purchase.request };
-  }, { maxWait: 10_000, timeout: 15_000 });
+        now,
+      });
+      const refund = await tx.transaction.create({
+        data: {
+          type: "REFUND",
+          requestId: purchase.requestId,
+          merchantId,
+          ledgerId: purchase.ledgerId,
+          amount: params.amount,
+          account: purchase.account,
+          ...approval,
+          receipt: receiptFor({
+            kind: "REFUND",
+            amount: params.amount,
+            asset: purchase.request.asset,
+            ledgerId: purchase.ledgerId,
+            authCode: approval.authCode,
+            at: now,
+          }),
+          purchaseId: purchase.id,
+          externalReference: reference,
+          createdAt: now,
+        },
+      });
+      await recordWebhookEvent(tx, purchase.request, refund);
+      return { ...refund, request: purchase.request };
+    },
+    { maxWait: 10_000, timeout: 15_000 },
+  );
 }
 
 async function lockPurchase(tx: Tx, transactionId: string) {

@@ -1,4 +1,7 @@
-import { getMerchantConfiguration, type MerchantConfiguration as Configuration } from "../../domain/merchants/configurations-info.js";
+import {
+  getMerchantConfiguration,
+  type MerchantConfiguration as Configuration,
+} from "../../domain/merchants/configurations-info.js";
 import type { ConfigurationItem as Item } from "../../generated/prisma/client.js";
 import { builder } from "../builder.js";
 import { PaymentMethodEnum } from "../enums.js";
@@ -31,7 +34,8 @@ const ConfigurationItem = builder.prismaObject("ConfigurationItem", {
       type: Icon,
       nullable: true,
       description: "Icon of the asset.",
-      resolve: (item: Item) => (item.iconImage && item.iconMimeType ? { image: item.iconImage, mimeType: item.iconMimeType } : null),
+      resolve: (item: Item) =>
+        item.iconImage && item.iconMimeType ? { image: item.iconImage, mimeType: item.iconMimeType } : null,
     }),
     units: t.field({
       type: Units,

@@ -19,7 +19,11 @@ builder.prismaObject("PaymentOption", {
   description: "One way to satisfy a request: an amount at a ledger.",
   fields: (t) => ({
     ledger: t.exposeString("ledgerId", { description: "Ledger at which the transfer is recorded." }),
-    amount: t.field({ type: "Amount", description: "Amount of the ledger's asset that pays the request in full.", resolve: (o) => o.amount }),
+    amount: t.field({
+      type: "Amount",
+      description: "Amount of the ledger's asset that pays the request in full.",
+      resolve: (o) => o.amount,
+    }),
     account: t.exposeString("account", { nullable: true, description: "Account the transfer is made to, if any." }),
     methods: t.field({ type: [PaymentMethodEnum], description: "How payment can be initiated.", resolve: (o) => o.methods }),
   }),
@@ -75,7 +79,9 @@ const RequestCreateInput = builder.inputType("RequestCreateInput", {
     asset: t.string({ required: true, description: "Currency or asset class, e.g. NZD." }),
     amount: t.field({ type: "Amount", required: true, description: "Amount in minimum divisible units." }),
     clientId: t.id({ description: "Client configuration whose items become the payment options." }),
-    externalReference: t.string({ description: "Unique per merchant; repeating it with the same parameters returns the same request." }),
+    externalReference: t.string({
+      description: "Unique per merchant; repeating it with the same parameters returns the same request.",
+    }),
     description: t.string({ description: "Shown to the payer." }),
     notifyUrl: t.string({ description: "Webhook for signed notifications of the payment and refunds." }),
     paymentExpirySeconds: t.int({ description: "Seconds the request stays payable, 1 to 86399; default 120." }),
@@ -86,7 +92,10 @@ const RequestPayInput = builder.inputType("RequestPayInput", {
   description: "How to pay.",
   fields: (t) => ({
     requestId: t.id({ required: true, description: "The request to pay." }),
-    authorization: t.string({ required: true, description: "Authorizes the payment at the ledger (a sandbox wallet id on sandbox wallet ledgers)." }),
+    authorization: t.string({
+      required: true,
+      description: "Authorizes the payment at the ledger (a sandbox wallet id on sandbox wallet ledgers).",
+    }),
     ledger: t.string({ required: true, description: "Ledger of one of the request's payment options." }),
   }),
 });

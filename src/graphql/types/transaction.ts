@@ -17,7 +17,10 @@ export const Transaction = builder.prismaObject("Transaction", {
     paymentType: t.exposeString("paymentType", { description: "Payment type for reconciling settlement (the legacy `type`)." }),
     receipt: t.exposeString("receipt", { nullable: true, description: "Base64-encoded receipt to print for the payer." }),
     settlementDate: t.expose("settlementDate", { type: "DateTime", description: "When the transfer settles to the merchant." }),
-    externalReference: t.exposeString("externalReference", { nullable: true, description: "For a refund: the merchant's reference." }),
+    externalReference: t.exposeString("externalReference", {
+      nullable: true,
+      description: "For a refund: the merchant's reference.",
+    }),
     request: t.relation("request", { description: "The payment request." }),
     purchase: t.relation("purchase", { nullable: true, description: "For a refund: the purchase it returns money from." }),
     refunds: t.relation("refunds", { description: "For a purchase: its refunds.", query: { orderBy: { createdAt: "asc" } } }),
@@ -26,8 +29,7 @@ export const Transaction = builder.prismaObject("Transaction", {
       nullable: true,
       description: "For a purchase: what can still be refunded. Null for a refund.",
       select: { amount: true, type: true, refunds: { select: { amount: true } } },
-      resolve: (tx) =>
-        tx.type === "PURCHASE" ? tx.refunds.reduce((left, refund) => left - refund.amount, tx.amount) : null,
+      resolve: (tx) => (tx.type === "PURCHASE" ? tx.refunds.reduce((left, refund) => left - refund.amount, tx.amount) : null),
     }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the transfer completed." }),
     updatedAt: t.expose("updatedAt", { type: "DateTime", description: "Last change." }),

@@ -41,7 +41,10 @@ export function openApiDocument() {
         : {}),
       responses: {
         "200": { description: "Success", content: { "application/json": { schema: jsonSchema(route.response, "output") } } },
-        default: { description: "An error; `message` is the CODE.", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+        default: {
+          description: "An error; `message` is the CODE.",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
       },
     });
     paths[`/api/${name}`] = { get: operation("get"), post: operation("post") };
@@ -55,7 +58,9 @@ export function openApiDocument() {
       description:
         "Every route takes GET and POST, with parameters in the query string and/or a form-encoded or JSON body. " +
         "Error codes:\n\n" +
-        Object.entries(errorCodeDescriptions).map(([code, when]) => `- \`${code}\`: ${when}`).join("\n"),
+        Object.entries(errorCodeDescriptions)
+          .map(([code, when]) => `- \`${code}\`: ${when}`)
+          .join("\n"),
     },
     security: [{ apiKey: [] }],
     components: {

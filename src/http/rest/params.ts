@@ -19,8 +19,12 @@ export async function readParams(c: Context): Promise<Params> {
 
   const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type === "application/json") return { ...query, ...parseJsonObject(text) };
-  if (type === "application/x-www-form-urlencoded" || type === "") return { ...query, ...Object.fromEntries(new URLSearchParams(text)) };
-  throw new ValidationError("BAD_REQUEST", `Unsupported content type ${type}; send application/x-www-form-urlencoded or application/json.`);
+  if (type === "application/x-www-form-urlencoded" || type === "")
+    return { ...query, ...Object.fromEntries(new URLSearchParams(text)) };
+  throw new ValidationError(
+    "BAD_REQUEST",
+    `Unsupported content type ${type}; send application/x-www-form-urlencoded or application/json.`,
+  );
 }
 
 function parseJsonObject(text: string): Params {
@@ -41,7 +45,8 @@ async function readBodyText(c: Context): Promise<string> {
   if (declared > MAX_BODY_BYTES) throw tooLarge();
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   const stream: AsyncIterable<Uint8Array> | null =
-    (c.req.raw.body as AsyncIterable<Uint8Array> | null) ?? (incoming && (declared > 0 || c.req.header("transfer-encoding")) ? incoming : null);
+    (c.req.raw.body as AsyncIterable<Uint8Array> | null) ??
+    (incoming && (declared > 0 || c.req.header("transfer-encoding")) ? incoming : null);
   if (!stream) return "";
   const chunks: Uint8Array[] = [];
   let size = 0;

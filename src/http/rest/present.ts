@@ -29,7 +29,9 @@ export const legacyPaymentRequest = z.object({
   clientId: z.string().optional(),
   externalReference: z.string().optional(),
   denomination: z.object({ amount: z.number().int(), asset: z.string() }),
-  payments: z.array(z.object({ amount: z.number().int(), account: z.string().optional(), ledger: z.string(), methods: z.array(method) })),
+  payments: z.array(
+    z.object({ amount: z.number().int(), account: z.string().optional(), ledger: z.string(), methods: z.array(method) }),
+  ),
   paidBy: z
     .object({
       transactionId: z.string(),

@@ -1,0 +1,119 @@
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "../../src/db.js";
+import { payRequest } from "../../src/domain/requests/pay.js";
+import { rest, type RestCall } from "../fixtures.js";
+import { buildRequest, buildWallet, payer, type TestMerchant } from "../factories.js";
+
+const OPERATIONS = [
+  "merchants.configurations.info",
+  "requests.create",
+  "requests.info",
+  "requests.pay",
+  "requests.cancel",
+  "transactions.refund",
+] as const;
+
+const NAMES = [
+  "merchantId",
+  "clientId",
+  "asset",
+  "amount",
+  "externalReference",
+  "description",
+  "notifyUrl",
+  "paymentExpirySeconds",
+  "requestId",
+  "requestCode",
+  "authorization",
+  "paymentAuthorization",
+  "ledger",
+  "transactionId",
+  "extra",
+];
+
+let merchant: TestMerchant;
+let known: string[];
+
+beforeAll(async () => {
+  const { merchant: m, request } = await buildRequest({ notifyUrl: "https://shop.example/h" });
+  const open = await buildRequest({ merchant: m });
+  const paid = await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
+  const wallet = await buildWallet(100);
+  merchant = m;
+  // Real identifiers mixed into the noise, so some calls get far into the operations before failing.
+  known = [
+    m.merchantId,
+    open.request.id,
+    open.request.requestCode,
+    paid.transactions[0]!.id,
+    wallet.walletId,
+    "test.uplink",
+    "sandbox.nzd.wallet",
+    "NZD",
+  ];
+});
+
+/** Everything a failed call must leave as it was. */
+async function snapshot() {
+  const [requests, transactions, events, wallets] = await Promise.all([
+    db.paymentRequest.findMany({
+      where: { merchantId: merchant.merchantId },
+      select: { id: true, status: true, updatedAt: true },
+      orderBy: { id: "asc" },
+    }),
+    db.transaction.count({ where: { merchantId: merchant.merchantId } }),
+    db.webhookEvent.count({ where: { merchantId: merchant.merchantId } }),
+    db.sandboxWallet.aggregate({ _sum: { balance: true } }),
+  ]);
+  return { requests, transactions, events, wallets: wallets._sum.balance };
+}
+
+const value = () =>
+  fc.oneof(
+    fc.constantFrom(...known),
+    fc.string({ maxLength: 40 }),
+    fc.integer(),
+    fc.double(),
+    fc.constantFrom("", "0", "-1", "1e3", "9007199254740992", "NaN", "null", "[]", "{}", "%00", "\u0000", "qr"),
+    fc.constant(null),
+    fc.array(fc.string(), { maxLength: 3 }),
+    fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 2 }),
+  );
+
+const call = () =>
+  fc.record({
+    operation: fc.constantFrom(...OPERATIONS),
+    method: fc.constantFrom("GET" as const, "POST" as const),
+    encoding: fc.constantFrom("query", "form", "json", "raw"),
+    params: fc.dictionary(fc.constantFrom(...NAMES), value(), { maxKeys: 6 }),
+    raw: fc.string({ maxLength: 60 }),
+    contentType: fc.constantFrom("application/json", "application/x-www-form-urlencoded", "text/plain", "multipart/form-data"),
+  });
+
+const text = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
+
+describe("malformed parameters on every route", () => {
+  it("never answer 5xx, and a failed call changes nothing", async () => {
+    await fc.assert(
+      fc.asyncProperty(call(), async ({ operation, method, encoding, params, raw, contentType }) => {
+        const stringParams = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, text(v)]));
+        const request: RestCall = { method, apiKey: merchant.apiKey };
+        if (encoding === "query") request.query = stringParams;
+        if (encoding === "form" && method === "POST") request.form = stringParams;
+        if (encoding === "json" && method === "POST") request.json = params;
+        if (encoding === "raw" && method === "POST") request.raw = { body: raw, contentType };
+        if (method === "GET" && encoding !== "query") request.query = stringParams;
+
+        const before = await snapshot();
+        const { status, body } = await rest(operation, request);
+        expect(status, JSON.stringify(body)).toBeLessThan(500);
+        if (status !== 200) {
+          expect(body).toMatchObject({ statusCode: status, message: expect.any(String), reason: expect.any(String) });
+          expect(await snapshot()).toEqual(before);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
