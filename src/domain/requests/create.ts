@@ -39,6 +39,7 @@ export async function createRequest(ctx: DomainContext, input: CreateRequestInpu
         ...fields,
         requestCode: newRequestCode(),
         createdAt,
+        updatedAt: createdAt,
         expiresAt: new Date(createdAt.getTime() + fields.paymentExpirySeconds * 1000),
         options: { create: options },
       },
