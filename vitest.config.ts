@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // Tests run against the real PostgreSQL and Redis on loopback, in a database and Redis db of their own.
@@ -7,6 +8,7 @@ export const testEnv = {
   DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/payreq_test",
   REDIS_URL: "redis://127.0.0.1:6379/15",
   LOG_LEVEL: "silent",
+  WEBHOOK_SIGNING_KEY_DIR: `${tmpdir()}/payreq-test-signing-keys`,
 };
 
 export default defineConfig({
@@ -19,7 +21,18 @@ export default defineConfig({
     env: testEnv,
     globalSetup: ["test/setup/global.ts"],
     reporters: ["default", "./test/setup/summary-reporter.ts"],
-    include: ["test/**/*.test.ts"],
+    // Worker tests deliver every pending outbox row in the shared test database, so they run
+    // after the rest, one file at a time.
+    projects: [
+      {
+        extends: true,
+        test: { name: "api", include: ["test/**/*.test.ts"], exclude: ["test/worker/**"], sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        test: { name: "worker", include: ["test/worker/**/*.test.ts"], fileParallelism: false, sequence: { groupOrder: 1 } },
+      },
+    ],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

@@ -3,27 +3,32 @@ import { Redis } from "ioredis";
 import { db } from "../src/db.js";
 import { logger as rootLogger } from "../src/logger.js";
 import type { WorkerConfig } from "./config.js";
+import { deliverWebhook, deliveryLeaseMs, type DeliveryJob } from "./jobs/deliver-webhook.js";
+import { drainOutbox, reconcileOutbox } from "./jobs/drain-outbox.js";
 import { runExpiryJob } from "./jobs/expire-requests.js";
-import { createQueue, jobs, MAINTENANCE_QUEUE } from "./queues.js";
+import { listenForOutbox } from "./outbox-listener.js";
+import { createQueue, jobs, MAINTENANCE_QUEUE, WEBHOOK_QUEUE } from "./queues.js";
+import { openKeyStore } from "./signing.js";
 
 /**
- * The worker process's parts: the maintenance queue with its schedule and the BullMQ worker that
- * runs it. Webhook delivery (outbox drain, signing, retries) joins here as further queues and jobs.
+ * The worker process's parts: the maintenance queue (expiry sweep) and the webhook outbox, drained
+ * from Postgres into a BullMQ queue whose jobs sign and deliver notifications. Postgres holds the
+ * truth; a periodic reconcile rebuilds whatever Redis loses.
  */
 export async function startWorker(config: WorkerConfig, logger = rootLogger.child({ component: "worker" })) {
   // BullMQ needs maxRetriesPerRequest: null so blocking commands survive Redis reconnects.
   const connection = new Redis(config.redis.url, { maxRetriesPerRequest: null });
   connection.on("error", (err) => logger.error({ err }, "redis connection error"));
   await db.$queryRaw`SELECT 1`;
+  const keys = await openKeyStore(config.webhooks, logger);
 
   const maintenance = createQueue(MAINTENANCE_QUEUE, connection, config.queues.prefix);
-  await maintenance.upsertJobScheduler(
-    jobs.expireRequests,
-    { every: config.expiry.sweepIntervalMs },
-    { name: jobs.expireRequests },
-  );
+  const webhooks = createQueue<DeliveryJob>(WEBHOOK_QUEUE, connection, config.queues.prefix);
+  const ensureSchedules = () =>
+    maintenance.upsertJobScheduler(jobs.expireRequests, { every: config.expiry.sweepIntervalMs }, { name: jobs.expireRequests });
+  await ensureSchedules();
 
-  const worker = new Worker(
+  const maintenanceWorker = new Worker(
     MAINTENANCE_QUEUE,
     async (job) => {
       if (job.name === jobs.expireRequests) return runExpiryJob(logger.child({ job: job.name, jobId: job.id }));
@@ -31,17 +36,68 @@ export async function startWorker(config: WorkerConfig, logger = rootLogger.chil
     },
     { connection, prefix: config.queues.prefix, concurrency: 1 },
   );
-  worker.on("failed", (job, err) => logger.error({ err, job: job?.name }, "maintenance job failed"));
-  worker.on("error", (err) => logger.error({ err }, "worker error"));
-  await worker.waitUntilReady();
-  logger.info({ sweepEveryMs: config.expiry.sweepIntervalMs }, "worker ready");
+  const deliveryWorker = new Worker<DeliveryJob>(
+    WEBHOOK_QUEUE,
+    (job, token) => deliverWebhook(job, token, { config: config.webhooks, keys, logger }),
+    {
+      connection,
+      prefix: config.queues.prefix,
+      concurrency: config.webhooks.concurrency,
+      // A job whose worker died is noticed as stalled after about one lease, not BullMQ's default 30 s.
+      lockDuration: deliveryLeaseMs(config.webhooks.timeoutMs),
+      stalledInterval: deliveryLeaseMs(config.webhooks.timeoutMs),
+    },
+  );
+  for (const worker of [maintenanceWorker, deliveryWorker]) {
+    worker.on("failed", (job, err) => logger.error({ err, job: job?.name, jobId: job?.id }, "job failed"));
+    worker.on("error", (err) => logger.error({ err }, "worker error"));
+  }
+
+  // Drain on every NOTIFY, coalescing bursts: one drain runs at a time and reruns if asked meanwhile.
+  let draining: Promise<void> | null = null;
+  let again = false;
+  const drain = () => {
+    if (draining) {
+      again = true;
+      return;
+    }
+    draining = drainOutbox(webhooks)
+      .then(() => undefined)
+      .catch((err) => logger.error({ err }, "outbox drain failed"))
+      .finally(() => {
+        draining = null;
+        if (again) {
+          again = false;
+          drain();
+        }
+      });
+  };
+  const listener = listenForOutbox(config.db.url, drain, logger);
+
+  const reconcile = async () => {
+    try {
+      drain();
+      const rescheduled = await reconcileOutbox(webhooks, config.webhooks.reconcileIntervalMs);
+      if (rescheduled) logger.warn({ rescheduled }, "re-scheduled webhook events whose queue entry was lost");
+      await ensureSchedules();
+    } catch (err) {
+      logger.error({ err }, "outbox reconcile failed");
+    }
+  };
+  const reconciler = setInterval(() => void reconcile(), config.webhooks.reconcileIntervalMs);
+
+  await Promise.all([maintenanceWorker.waitUntilReady(), deliveryWorker.waitUntilReady()]);
+  logger.info({ sweepEveryMs: config.expiry.sweepIntervalMs, webhookConcurrency: config.webhooks.concurrency }, "worker ready");
 
   return {
-    /** Stops taking jobs, lets the running one finish (up to the deadline), then closes connections. */
+    /** Stops taking jobs, lets deliveries in flight finish (up to the deadline), then closes connections. */
     async close() {
+      clearInterval(reconciler);
+      await listener.close();
       const deadline = new Promise((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
-      await Promise.race([worker.close(), deadline]);
-      await maintenance.close();
+      await Promise.race([Promise.all([maintenanceWorker.close(), deliveryWorker.close()]), deadline]);
+      await draining;
+      await Promise.all([maintenance.close(), webhooks.close()]);
       await connection.quit().catch(() => connection.disconnect());
       await db.$disconnect();
     },

@@ -11,15 +11,51 @@ const workerEnv = sharedEnv.extend({
     .default("payreq"),
   /** How long shutdown waits for jobs in flight before giving up. */
   SHUTDOWN_TIMEOUT: duration.default(10_000),
+  /** Delays between webhook attempts, each counted from the previous attempt (7 delays: 8 attempts). */
+  WEBHOOK_RETRY_DELAYS: z
+    .string()
+    .default("2m,10m,15m,1h,2h,6h,11h")
+    .transform((text) => text.split(",").map((part) => duration.parse(part))),
+  /** A webhook that has not answered within this counts as failed. */
+  WEBHOOK_TIMEOUT: duration.default(10_000),
+  /** The `iss` claim of notifications. */
+  WEBHOOK_ISSUER: z.string().min(1).default("payreq"),
+  /** Allow webhooks to loopback, private, link-local and multicast addresses (development and tests only). */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
+  /** The signing key: a PKCS#8 PEM, or a path to one. Unset: keys live in WEBHOOK_SIGNING_KEY_DIR. */
+  WEBHOOK_SIGNING_KEY: z.string().optional(),
+  /** Where development keys (and keys made by `signing-key rotate`) are kept. Never commit it. */
+  WEBHOOK_SIGNING_KEY_DIR: z.string().default(".data/signing-keys"),
+  /** How long a replaced signing key stays published in the JWKS. */
+  WEBHOOK_KEY_OVERLAP: duration.default(48 * 3_600_000),
+  /** How often the worker looks for events whose queue entry was lost (Redis flushed, worker killed). */
+  WEBHOOK_RECONCILE_INTERVAL: duration.default(30_000),
+  /** Deliveries in flight at once per worker process. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
 });
 
 const env = parseEnv(workerEnv);
 
 export const workerConfig = {
+  db: { url: env.DATABASE_URL },
   redis: { url: env.REDIS_URL },
   queues: { prefix: env.QUEUE_PREFIX },
   expiry: { sweepIntervalMs: env.EXPIRY_SWEEP_INTERVAL },
   shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT,
+  webhooks: {
+    retryDelaysMs: env.WEBHOOK_RETRY_DELAYS,
+    timeoutMs: env.WEBHOOK_TIMEOUT,
+    issuer: env.WEBHOOK_ISSUER,
+    allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    signingKey: env.WEBHOOK_SIGNING_KEY,
+    signingKeyDir: env.WEBHOOK_SIGNING_KEY_DIR,
+    keyOverlapMs: env.WEBHOOK_KEY_OVERLAP,
+    reconcileIntervalMs: env.WEBHOOK_RECONCILE_INTERVAL,
+    concurrency: env.WEBHOOK_CONCURRENCY,
+  },
 };
 
 export type WorkerConfig = typeof workerConfig;

@@ -1,17 +1,19 @@
 import { Queue, type ConnectionOptions } from "bullmq";
 
-/** Periodic housekeeping (the expiry sweep). Webhook delivery gets a queue of its own. */
+/** Periodic housekeeping (the expiry sweep). */
 export const MAINTENANCE_QUEUE = "maintenance";
+/** One job per webhook event, id = event id. */
+export const WEBHOOK_QUEUE = "webhooks";
 
 export const jobs = {
   expireRequests: "expire-requests",
 } as const;
 
-/** A queue with retention defaults: finished jobs are kept briefly for inspection, not forever. */
-export function createQueue(name: string, connection: ConnectionOptions, prefix: string): Queue {
-  return new Queue(name, {
+/** A queue with retention defaults: finished jobs are removed, failures kept briefly for inspection. */
+export function createQueue<T = unknown>(name: string, connection: ConnectionOptions, prefix: string): Queue<T> {
+  return new Queue<T>(name, {
     connection,
     prefix,
-    defaultJobOptions: { removeOnComplete: { count: 100 }, removeOnFail: { count: 1000 } },
+    defaultJobOptions: { removeOnComplete: true, removeOnFail: { count: 1000 } },
   });
 }

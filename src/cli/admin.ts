@@ -21,7 +21,8 @@ const USAGE = `Usage: npm run admin -- <command> [--json]
   key create --merchant ID | --payer [--label L] an API key (shown once)
   key revoke KEY_PREFIX                          revoke a key by its prefix (mk_… or pk_…)
   wallet create --currency NZD --balance N       a sandbox wallet holding N minimum units
-  signing-key rotate                             new webhook signing key (arrives with the webhook worker)`;
+  signing-key rotate                             a new current webhook signing key; the old one stays published
+                                                 for WEBHOOK_KEY_OVERLAP (run where the worker keeps its keys)`;
 
 const options = {
   json: { type: "boolean", default: false },
@@ -71,8 +72,13 @@ async function run(command: string): Promise<Record<string, unknown>> {
       return revokeApiKey(ctx, positionals[2]);
     case "wallet create":
       return createWallet(ctx, { currency: values.currency ?? "", balance: values.balance ?? "" });
-    case "signing-key rotate":
-      throw new UsageError("signing-key rotate arrives with the webhook worker; there are no signing keys yet");
+    case "signing-key rotate": {
+      const { workerConfig } = await import("../../worker/config.js");
+      const { rotateSigningKey } = await import("../../worker/signing.js");
+      const { signingKey, signingKeyDir, keyOverlapMs } = workerConfig.webhooks;
+      if (signingKey) throw new UsageError("The worker signs with WEBHOOK_SIGNING_KEY; rotate by deploying a new key there.");
+      return rotateSigningKey(signingKeyDir, keyOverlapMs);
+    }
     default:
       throw new UsageError(command ? `unknown command: ${command}` : "no command given");
   }

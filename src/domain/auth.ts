@@ -27,7 +27,12 @@ export function requireMerchantOrPayer(ctx: DomainContext): void {
 }
 
 export function notFound(code: NotFoundCode): NotFoundError {
-  const thing = { REQUEST_NOT_FOUND: "request", TRANSACTION_NOT_FOUND: "transaction", MERCHANT_NOT_FOUND: "merchant" }[code];
+  const thing = {
+    REQUEST_NOT_FOUND: "request",
+    TRANSACTION_NOT_FOUND: "transaction",
+    MERCHANT_NOT_FOUND: "merchant",
+    WEBHOOK_EVENT_NOT_FOUND: "webhook event",
+  }[code];
   return new NotFoundError(code, `No such ${thing}.`);
 }
 

@@ -19,7 +19,12 @@ export const validationCodes = [
   "LEDGER_NOT_ENABLED",
   "BAD_REQUEST",
 ] as const;
-export const notFoundCodes = ["REQUEST_NOT_FOUND", "TRANSACTION_NOT_FOUND", "MERCHANT_NOT_FOUND"] as const;
+export const notFoundCodes = [
+  "REQUEST_NOT_FOUND",
+  "TRANSACTION_NOT_FOUND",
+  "MERCHANT_NOT_FOUND",
+  "WEBHOOK_EVENT_NOT_FOUND",
+] as const;
 export const forbiddenCodes = [
   "FORBIDDEN",
   "MERCHANT_CONFIGURATION_NOT_FOUND",
@@ -71,6 +76,7 @@ export const errorCodeDescriptions: Record<ErrorCode, string> = {
   REQUEST_NOT_FOUND: "no such request is visible to this key",
   TRANSACTION_NOT_FOUND: "no such transaction is visible to this key",
   MERCHANT_NOT_FOUND: "no such merchant is visible to this key",
+  WEBHOOK_EVENT_NOT_FOUND: "no such webhook event is visible to this key",
   FORBIDDEN: "the key may not do this",
   MERCHANT_CONFIGURATION_NOT_FOUND: "the clientId is not this merchant's",
   NO_AVAILABLE_PAYMENT_OPTIONS: "no configuration item can be paid in this asset",

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { publishedSigningKeys } from "../domain/webhooks/signing-keys.js";
 import { createGraphQLHandler } from "../graphql/yoga.js";
 import { mountRest } from "./rest/router.js";
 
@@ -9,6 +10,11 @@ export function createApp() {
 
   app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => yoga.fetch(c.req.raw));
   app.get("/health", (c) => c.json({ status: "ok" }));
+  // Receivers verify notifications with these; a rotated-out key stays listed for its overlap.
+  app.get("/.well-known/jwks.json", async (c) => {
+    c.header("Cache-Control", "public, max-age=300");
+    return c.json(await publishedSigningKeys(new Date()));
+  });
   mountRest(app);
   app.notFound((c) =>
     c.json({ statusCode: 404, error: "Not Found", message: "Not Found", reason: `No route ${c.req.method} ${c.req.path}` }, 404),

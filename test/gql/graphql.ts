@@ -67,7 +67,9 @@ export type ErrorCode =
   /** the request has already been paid */
   | 'REQUEST_PAID'
   /** no such transaction is visible to this key */
-  | 'TRANSACTION_NOT_FOUND';
+  | 'TRANSACTION_NOT_FOUND'
+  /** no such webhook event is visible to this key */
+  | 'WEBHOOK_EVENT_NOT_FOUND';
 
 /** How a payer initiates payment. */
 export type PaymentMethod =

@@ -1,31 +1,20 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { startWorker } from "../../worker/app.js";
 import { buildRequest } from "../factories.js";
+import { retireForeignEvents, until, workerConfig } from "./harness.js";
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+beforeAll(retireForeignEvents);
 
 describe("worker", () => {
   it("stores EXPIRED on overdue requests through its scheduled sweep", async () => {
     const { request } = await buildRequest();
     await db.paymentRequest.update({ where: { id: request.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
 
-    const worker = await startWorker({
-      redis: { url: process.env.REDIS_URL! },
-      queues: { prefix: `test-${randomUUID()}` },
-      expiry: { sweepIntervalMs: 200 },
-      shutdownTimeoutMs: 5000,
-    });
+    const worker = await startWorker({ ...workerConfig(), expiry: { sweepIntervalMs: 200 } });
     try {
       const stored = await until(
         () => db.paymentRequest.findUniqueOrThrow({ where: { id: request.id } }),

@@ -58,7 +58,7 @@ export async function payRequest(ctx: DomainContext, input: PayRequestInput): Pr
             at: now,
           }),
           createdAt: now,
-        updatedAt: now,
+          updatedAt: now,
         },
       });
       const paid = await tx.paymentRequest.update({

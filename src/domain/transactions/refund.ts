@@ -75,7 +75,7 @@ export async function refundTransaction(ctx: DomainContext, input: RefundTransac
           purchaseId: purchase.id,
           externalReference: reference,
           createdAt: now,
-        updatedAt: now,
+          updatedAt: now,
         },
       });
       await recordWebhookEvent(tx, purchase.request, refund);

@@ -1,6 +1,7 @@
 import type { Tx } from "../../db.js";
 import type { PaymentRequest, Transaction } from "../../generated/prisma/client.js";
 import { toNotificationTransaction } from "./events.js";
+import { WEBHOOK_CHANNEL } from "./outbox.js";
 
 /**
  * Writes the outbox row announcing a completed transaction, in the caller's database transaction,
@@ -8,7 +9,7 @@ import { toNotificationTransaction } from "./events.js";
  */
 export async function recordWebhookEvent(tx: Tx, request: PaymentRequest, transaction: Transaction): Promise<void> {
   if (!request.notifyUrl) return;
-  await tx.webhookEvent.create({
+  const event = await tx.webhookEvent.create({
     data: {
       merchantId: request.merchantId,
       requestId: request.id,
@@ -16,5 +17,8 @@ export async function recordWebhookEvent(tx: Tx, request: PaymentRequest, transa
       url: request.notifyUrl,
       payload: toNotificationTransaction(transaction, request),
     },
+    select: { id: true },
   });
+  // Wakes the worker when the transaction commits; its periodic drain catches anything missed.
+  await tx.$executeRaw`SELECT pg_notify(${WEBHOOK_CHANNEL}, ${event.id})`;
 }

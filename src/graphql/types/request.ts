@@ -56,6 +56,10 @@ export const PaymentRequest = builder.prismaObject("PaymentRequest", {
       description: "Refunds of the request's purchase, oldest first.",
       query: { where: { type: "REFUND" }, orderBy: { createdAt: "asc" } },
     }),
+    webhookEvents: t.relation("webhookEvents", {
+      description: "Notifications of the request's transactions, oldest first.",
+      query: { orderBy: { createdAt: "asc" } },
+    }),
     requestCode: t.exposeString("requestCode", { description: "Code shown as a QR code or sent to a wallet over NFC." }),
     description: t.exposeString("description", { nullable: true, description: "The merchant's description." }),
     status: t.field({

@@ -1,0 +1,19 @@
+import { db, type Prisma } from "../../db.js";
+import type { WebhookEventState } from "../../generated/prisma/client.js";
+import { requireMerchant } from "../auth.js";
+import type { DomainContext } from "../context.js";
+
+/** The calling merchant's notifications, newest first, optionally only those in some states. */
+export async function listWebhookEvents(
+  ctx: DomainContext,
+  input: { states?: WebhookEventState[] | null; first?: number | null },
+  query: { include?: Prisma.WebhookEventInclude } = {},
+) {
+  const { merchantId } = requireMerchant(ctx);
+  return db.webhookEvent.findMany({
+    ...query,
+    where: { merchantId, ...(input.states ? { state: { in: input.states } } : {}) },
+    orderBy: { createdAt: "desc" },
+    take: Math.min(Math.max(input.first ?? 50, 1), 200),
+  });
+}

@@ -1,0 +1,39 @@
+import type { JWK } from "jose";
+import { db } from "../../db.js";
+
+/**
+ * Public halves of the notification signing keys. Exactly one is current; a key that a newer one
+ * replaced stays published (in the JWKS) until its overlap ends, so tokens it signed keep verifying.
+ */
+
+/** Makes `kid` the current key, retiring the previous current key with `overlapMs` of publication. */
+export async function publishSigningKey(kid: string, publicJwk: JWK, now: Date, overlapMs: number) {
+  await db.$transaction(async (tx) => {
+    const current = await tx.signingKey.findFirst({ where: { retiredAt: null } });
+    if (current?.kid === kid) return;
+    if (current) {
+      await tx.signingKey.update({
+        where: { kid: current.kid },
+        data: { retiredAt: now, publishedUntil: new Date(now.getTime() + overlapMs) },
+      });
+    }
+    await tx.signingKey.upsert({
+      where: { kid },
+      create: { kid, publicJwk: publicJwk as object, createdAt: now },
+      update: { retiredAt: null, publishedUntil: null },
+    });
+  });
+}
+
+export async function currentSigningKid(): Promise<string | null> {
+  return (await db.signingKey.findFirst({ where: { retiredAt: null }, select: { kid: true } }))?.kid ?? null;
+}
+
+/** The JWKS: the current key and retired keys still inside their overlap. */
+export async function publishedSigningKeys(now: Date): Promise<{ keys: JWK[] }> {
+  const keys = await db.signingKey.findMany({
+    where: { OR: [{ retiredAt: null }, { publishedUntil: { gt: now } }] },
+    orderBy: { createdAt: "desc" },
+  });
+  return { keys: keys.map((key) => ({ ...(key.publicJwk as JWK), kid: key.kid, alg: "ES256", use: "sig" })) };
+}

@@ -1,0 +1,77 @@
+import { listWebhookEvents } from "../../domain/webhooks/list.js";
+import { redeliverWebhookEvent } from "../../domain/webhooks/redeliver.js";
+import { builder } from "../builder.js";
+
+const WebhookEventStateEnum = builder.enumType("WebhookEventState", {
+  description: "Delivery state of a notification.",
+  values: {
+    PENDING: { description: "Waiting for its next attempt." },
+    DELIVERED: { description: "The webhook answered 2xx." },
+    EXHAUSTED: { description: "Every allowed attempt failed." },
+    REFUSED: { description: "Not sent: the destination is not allowed (a private address)." },
+  } as const,
+});
+
+const WebhookAttemptOutcomeEnum = builder.enumType("WebhookAttemptOutcome", {
+  description: "What one delivery attempt came to.",
+  values: {
+    DELIVERED: { description: "Answered 2xx in time." },
+    FAILED: { description: "Another status, a timeout or a network error." },
+    REFUSED: { description: "The destination is not allowed." },
+  } as const,
+});
+
+builder.prismaObject("WebhookAttempt", {
+  description: "One try at delivering a notification.",
+  fields: (t) => ({
+    number: t.exposeInt("number", { description: "1 for the first attempt." }),
+    startedAt: t.expose("startedAt", { type: "DateTime", description: "When the attempt started." }),
+    durationMs: t.exposeInt("durationMs", { description: "How long it took, in milliseconds." }),
+    outcome: t.field({ type: WebhookAttemptOutcomeEnum, description: "What it came to.", resolve: (a) => a.outcome }),
+    statusCode: t.exposeInt("statusCode", { nullable: true, description: "The webhook's HTTP status, if it answered." }),
+    error: t.exposeString("error", { nullable: true, description: "Why it failed." }),
+    responseExcerpt: t.exposeString("responseExcerpt", { nullable: true, description: "The first bytes of the answer." }),
+  }),
+});
+
+export const WebhookEvent = builder.prismaObject("WebhookEvent", {
+  description: "A notification of a completed transaction to the request's notifyUrl.",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "The event id, also the token's jti." }),
+    url: t.exposeString("url", { description: "Where it is delivered." }),
+    state: t.field({ type: WebhookEventStateEnum, description: "Delivery state.", resolve: (e) => e.state }),
+    attemptCount: t.exposeInt("attempts", { description: "Attempts made so far." }),
+    nextAttemptAt: t.expose("nextAttemptAt", { type: "DateTime", description: "When a pending event is next attempted." }),
+    deliveredAt: t.expose("deliveredAt", { type: "DateTime", nullable: true, description: "When the webhook accepted it." }),
+    lastError: t.exposeString("lastError", { nullable: true, description: "The latest failure." }),
+    transaction: t.relation("transaction", { description: "The transaction announced." }),
+    request: t.relation("request", { description: "Its payment request." }),
+    attempts: t.relation("deliveryAttempts", {
+      description: "Every attempt, first first.",
+      query: { orderBy: { number: "asc" } },
+    }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When the transaction completed." }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  webhookEvents: t.prismaField({
+    type: ["WebhookEvent"],
+    description: "The merchant's notifications, newest first; filter by state to find failed deliveries.",
+    args: {
+      states: t.arg({ type: [WebhookEventStateEnum], description: "Only events in these states." }),
+      first: t.arg.int({ description: "At most this many (default 50, at most 200)." }),
+    },
+    resolve: async (query, _root, args, ctx) => listWebhookEvents(await ctx.domain(), args, query),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  webhookEventRedeliver: t.field({
+    type: WebhookEvent,
+    description: "Attempt a notification again now: the same token claims, the same jti.",
+    args: { eventId: t.arg.id({ required: true, description: "The event to redeliver." }) },
+    errors: {},
+    resolve: async (_root, args, ctx) => redeliverWebhookEvent(await ctx.domain(), { eventId: args.eventId }),
+  }),
+}));

@@ -1,0 +1,83 @@
+import { spawn } from "node:child_process";
+import { Redis } from "ioredis";
+import { beforeAll, describe, expect, it } from "vitest";
+import { payRequest } from "../../src/domain/requests/pay.js";
+import { testEnv } from "../../vitest.config.js";
+import { buildRequest, payer } from "../factories.js";
+import { eventOf, retireForeignEvents, startReceiver, until, verifyNotification, withWorker, workerConfig } from "./harness.js";
+
+beforeAll(retireForeignEvents);
+
+async function paidPurchase(notifyUrl: string) {
+  const { request } = await buildRequest({ notifyUrl });
+  return (await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" })).transactions[0]!;
+}
+
+describe("webhook delivery under faults", () => {
+  it("delivers every pending event after Redis is flushed", async () => {
+    const receiver = await startReceiver((i) => ({ status: i < 3 ? 503 : 200 }));
+    const config = workerConfig({ retryDelaysMs: [1_000, 50, 50, 50, 50, 50, 50] });
+    await withWorker(config, async () => {
+      const purchases = await Promise.all([paidPurchase(receiver.url), paidPurchase(receiver.url), paidPurchase(receiver.url)]);
+      // Each event fails once and waits in Redis for its retry; then Redis loses everything.
+      await until(
+        () => receiver.received.length,
+        (n) => n >= 3,
+      );
+      const redis = new Redis(testEnv.REDIS_URL);
+      await redis.flushdb();
+      await redis.quit();
+
+      const events = await until(
+        () => Promise.all(purchases.map((p) => eventOf(p.id))),
+        (all) => all.every((e) => e.state === "DELIVERED"),
+        20_000,
+      );
+      expect(events.map((e) => e.state)).toEqual(["DELIVERED", "DELIVERED", "DELIVERED"]);
+      const jtis = await Promise.all(receiver.received.slice(3).map(async (r) => (await verifyNotification(r.token)).jti));
+      expect(new Set(jtis)).toEqual(new Set(events.map((e) => e.id)));
+    });
+    await receiver.close();
+  });
+
+  it("delivers an event whose worker was killed with SIGKILL mid-delivery", async () => {
+    // The first call hangs past the kill; later calls answer at once.
+    const receiver = await startReceiver((i) => ({ delayMs: i === 0 ? 60_000 : 0 }));
+    const config = workerConfig({ timeoutMs: 1_000 });
+    const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
+      env: {
+        ...process.env,
+        QUEUE_PREFIX: config.queues.prefix,
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+        WEBHOOK_TIMEOUT: "1s",
+        WEBHOOK_RETRY_DELAYS: "50,50,50,50,50,50,50",
+        WEBHOOK_RECONCILE_INTERVAL: "300",
+        WEBHOOK_ISSUER: "payreq-test",
+      },
+      stdio: "ignore",
+    });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+
+    const purchase = await paidPurchase(receiver.url);
+    await until(
+      () => receiver.received.length,
+      (n) => n >= 1,
+      20_000,
+    );
+    expect(receiver.received).toHaveLength(1);
+    child.kill("SIGKILL");
+    await exited;
+
+    await withWorker(config, async () => {
+      const event = await until(
+        () => eventOf(purchase.id),
+        (e) => e.state === "DELIVERED",
+        30_000,
+      );
+      expect(event.state).toBe("DELIVERED");
+      const jtis = await Promise.all(receiver.received.map(async (r) => (await verifyNotification(r.token)).jti));
+      expect(new Set(jtis)).toEqual(new Set([event.id]));
+    });
+    await receiver.close();
+  }, 60_000);
+});

@@ -1,0 +1,187 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "../../src/db.js";
+import { payRequest } from "../../src/domain/requests/pay.js";
+import { redeliverWebhookEvent } from "../../src/domain/webhooks/redeliver.js";
+import { refundTransaction } from "../../src/domain/transactions/refund.js";
+import { rotateSigningKey } from "../../worker/signing.js";
+import { buildRequest, payer } from "../factories.js";
+import { eventOf, retireForeignEvents, startReceiver, until, verifyNotification, withWorker, workerConfig } from "./harness.js";
+import { testEnv } from "../../vitest.config.js";
+
+beforeAll(retireForeignEvents);
+
+/** A request paid on test.uplink whose notifyUrl is the receiver. */
+async function paidRequest(notifyUrl: string, amount = 1200) {
+  const { merchant, request } = await buildRequest({ amount, notifyUrl, externalReference: `ord-${Math.random()}` });
+  const paid = await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
+  return { merchant, request: paid, purchase: paid.transactions[0]! };
+}
+
+describe("webhook delivery", () => {
+  it("delivers a PURCHASE as an ES256 JWT that verifies with the published JWKS", async () => {
+    const receiver = await startReceiver();
+    await withWorker(workerConfig(), async () => {
+      const { request, purchase } = await paidRequest(receiver.url);
+      await until(
+        () => receiver.received.length,
+        (n) => n >= 1,
+      );
+      expect(receiver.received).toHaveLength(1);
+      expect(receiver.received[0]!.headers["content-type"]).toBe("application/json");
+
+      const claims = await verifyNotification(receiver.received[0]!.token);
+      const event = await until(
+        () => eventOf(purchase.id),
+        (e) => e.state === "DELIVERED",
+      );
+      expect(claims.jti).toBe(event.id);
+      expect(claims.iat).toBeTypeOf("number");
+      expect(claims.transaction).toMatchObject({
+        transactionId: purchase.id,
+        transactionType: "PURCHASE",
+        state: "completed",
+        amount: 1200,
+        ledger: "test.uplink",
+        request: { requestId: request.id, merchantId: request.merchantId, denomination: { asset: "NZD", amount: 1200 } },
+      });
+      expect(event.deliveryAttempts).toMatchObject([{ number: 1, outcome: "DELIVERED", statusCode: 200, responseExcerpt: "ok" }]);
+    });
+    await receiver.close();
+  });
+
+  it("delivers a REFUND too", async () => {
+    const receiver = await startReceiver();
+    await withWorker(workerConfig(), async () => {
+      const { merchant, purchase } = await paidRequest(receiver.url);
+      const refund = await refundTransaction(merchant.ctx, { transactionId: purchase.id, amount: 200 });
+      await until(
+        () => receiver.received.length,
+        (n) => n >= 2,
+      );
+      const transactions = await Promise.all(receiver.received.map(async (r) => (await verifyNotification(r.token)).transaction));
+      expect(transactions.find((t) => t.transactionType === "REFUND")).toMatchObject({ transactionId: refund.id, amount: 200 });
+    });
+    await receiver.close();
+  });
+
+  it("retries a failing receiver on the schedule: two failures then 200 is exactly 3 attempts, same jti", async () => {
+    const receiver = await startReceiver((i) => ({ status: i < 2 ? 503 : 200 }));
+    const delays = [300, 600, 50, 50, 50, 50, 50];
+    await withWorker(workerConfig({ retryDelaysMs: delays }), async () => {
+      const { purchase } = await paidRequest(receiver.url);
+      const event = await until(
+        () => eventOf(purchase.id),
+        (e) => e.state === "DELIVERED",
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(receiver.received).toHaveLength(3);
+      expect(event.attempts).toBe(3);
+      expect(event.deliveryAttempts.map((a) => [a.outcome, a.statusCode])).toEqual([
+        ["FAILED", 503],
+        ["FAILED", 503],
+        ["DELIVERED", 200],
+      ]);
+      const [first, second, third] = receiver.received.map((r) => r.at);
+      expect(second! - first!).toBeGreaterThanOrEqual(delays[0]!);
+      expect(third! - second!).toBeGreaterThanOrEqual(delays[1]!);
+      const jtis = await Promise.all(receiver.received.map(async (r) => (await verifyNotification(r.token)).jti));
+      expect(new Set(jtis)).toEqual(new Set([event.id]));
+    });
+    await receiver.close();
+  });
+
+  it("gives up after exactly 8 attempts and marks the event exhausted", async () => {
+    const receiver = await startReceiver(() => ({ status: 500 }));
+    await withWorker(workerConfig(), async () => {
+      const { purchase } = await paidRequest(receiver.url);
+      const event = await until(
+        () => eventOf(purchase.id),
+        (e) => e.state === "EXHAUSTED",
+      );
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(event.state).toBe("EXHAUSTED");
+      expect(event.deliveryAttempts).toHaveLength(8);
+      expect(receiver.received).toHaveLength(8);
+    });
+    await receiver.close();
+  });
+
+  it("counts an answer slower than the timeout as a failure", async () => {
+    const receiver = await startReceiver((i) => ({ delayMs: i === 0 ? 800 : 0 }));
+    await withWorker(workerConfig({ timeoutMs: 300 }), async () => {
+      const { purchase } = await paidRequest(receiver.url);
+      const event = await until(
+        () => eventOf(purchase.id),
+        (e) => e.state === "DELIVERED",
+      );
+      expect(event.deliveryAttempts.map((a) => a.outcome)).toEqual(["FAILED", "DELIVERED"]);
+      expect(event.deliveryAttempts[0]!.error).toContain("300 ms");
+    });
+    await receiver.close();
+  });
+
+  it("refuses a private-network destination when private networks are not allowed, without retrying", async () => {
+    const receiver = await startReceiver();
+    await withWorker(workerConfig({ allowPrivateNetworks: false }), async () => {
+      const { purchase } = await paidRequest(receiver.url);
+      const event = await until(
+        () => eventOf(purchase.id),
+        (e) => e.state !== "PENDING",
+      );
+      expect(event.state).toBe("REFUSED");
+      expect(event.deliveryAttempts).toMatchObject([{ outcome: "REFUSED", error: expect.stringContaining("127.0.0.1") }]);
+      expect(receiver.received).toHaveLength(0);
+    });
+    await receiver.close();
+  });
+
+  it("redelivers an exhausted event once on request, with the same jti", async () => {
+    const receiver = await startReceiver((i) => ({ status: i < 8 ? 500 : 200 }));
+    await withWorker(workerConfig(), async () => {
+      const { merchant, purchase } = await paidRequest(receiver.url);
+      const exhausted = await until(
+        () => eventOf(purchase.id),
+        (e) => e.state === "EXHAUSTED",
+      );
+      await redeliverWebhookEvent(merchant.ctx, { eventId: exhausted.id });
+      const event = await until(
+        () => eventOf(purchase.id),
+        (e) => e.state === "DELIVERED",
+      );
+      expect(event.deliveryAttempts).toHaveLength(9);
+      expect((await verifyNotification(receiver.received.at(-1)!.token)).jti).toBe(exhausted.id);
+    });
+    await receiver.close();
+  });
+
+  it("still verifies a token signed before a key rotation while the old key overlaps", async () => {
+    const receiver = await startReceiver();
+    await withWorker(workerConfig(), async () => {
+      await paidRequest(receiver.url);
+      await until(
+        () => receiver.received.length,
+        (n) => n >= 1,
+      );
+      const before = receiver.received[0]!.token;
+
+      await rotateSigningKey(testEnv.WEBHOOK_SIGNING_KEY_DIR, 3_600_000);
+      expect((await verifyNotification(before)).jti).toBeTruthy();
+
+      // New notifications are signed with the new key (the worker re-reads the current key within seconds).
+      await new Promise((resolve) => setTimeout(resolve, 5_100));
+      await paidRequest(receiver.url);
+      await until(
+        () => receiver.received.length,
+        (n) => n >= 2,
+      );
+      const after = receiver.received[1]!.token;
+      const kid = (token: string) =>
+        (JSON.parse(Buffer.from(token.split(".")[0]!, "base64url").toString()) as { kid: string }).kid;
+      expect(kid(after)).not.toBe(kid(before));
+      await verifyNotification(after);
+    });
+    const jwks = (await db.signingKey.findMany()).length;
+    expect(jwks).toBeGreaterThanOrEqual(2);
+    await receiver.close();
+  });
+});

@@ -1,0 +1,93 @@
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { assertPublicLiteral, guardedLookup, RefusedDestinationError } from "./ssrf.js";
+
+export interface PostResult {
+  outcome: "DELIVERED" | "FAILED" | "REFUSED";
+  statusCode?: number;
+  error?: string;
+  responseExcerpt?: string;
+  durationMs: number;
+}
+
+const EXCERPT_BYTES = 512;
+
+/**
+ * POSTs a JSON body once. 2xx within the timeout is DELIVERED; any other answer, a timeout or a
+ * network error is FAILED; a destination on a non-public address is REFUSED (unless allowed).
+ * Redirects are not followed: a 3xx is a failure like any other non-2xx.
+ */
+export async function postJson(
+  url: string,
+  body: string,
+  options: { timeoutMs: number; allowPrivateNetworks: boolean },
+): Promise<PostResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  let target: URL;
+  try {
+    target = new URL(url);
+    if (!options.allowPrivateNetworks) assertPublicLiteral(target);
+  } catch (error) {
+    return { outcome: "REFUSED", error: (error as Error).message, durationMs: elapsed() };
+  }
+
+  return new Promise<PostResult>((settle) => {
+    let settled = false;
+    const resolve = (result: PostResult) => {
+      if (!settled) settle(result);
+      settled = true;
+    };
+    const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+    const req = send(
+      target,
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+          "user-agent": "payreq-webhooks/1",
+        },
+        ...(options.allowPrivateNetworks ? {} : { lookup: guardedLookup }),
+        signal: AbortSignal.timeout(options.timeoutMs),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          if (size < EXCERPT_BYTES) chunks.push(chunk);
+          size += chunk.length;
+        });
+        res.on("end", () => {
+          const statusCode = res.statusCode ?? 0;
+          const responseExcerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8");
+          const delivered = statusCode >= 200 && statusCode < 300;
+          resolve({
+            outcome: delivered ? "DELIVERED" : "FAILED",
+            statusCode,
+            responseExcerpt,
+            ...(delivered ? {} : { error: `HTTP ${statusCode}` }),
+            durationMs: elapsed(),
+          });
+        });
+        res.on("error", (error) => resolve(failure(error)));
+        res.on("close", () => {
+          if (!res.complete) resolve(failure(Object.assign(new Error("the answer was cut off"), { name: "AbortError" })));
+        });
+      },
+    );
+    const failure = (error: Error): PostResult => {
+      if (error instanceof RefusedDestinationError || error.cause instanceof RefusedDestinationError) {
+        return { outcome: "REFUSED", error: error.message, durationMs: elapsed() };
+      }
+      const timedOut = error.name === "AbortError" || error.name === "TimeoutError";
+      return {
+        outcome: "FAILED",
+        error: timedOut ? `no answer within ${options.timeoutMs} ms` : error.message,
+        durationMs: elapsed(),
+      };
+    };
+    req.on("error", (error) => resolve(failure(error)));
+    req.end(body);
+  });
+}

@@ -1,0 +1,43 @@
+import type { Queue } from "bullmq";
+import { drainWebhookEvents, overdueWebhookEvents } from "../../src/domain/webhooks/outbox.js";
+import type { DeliveryJob } from "./deliver-webhook.js";
+
+export const DELIVER_JOB = "deliver-webhook";
+
+/**
+ * Schedules a delivery job per event, with the event id as job id. A job already waiting for the
+ * event is moved to the event's due time (a redelivery asks for "now"); a finished or lost one is
+ * replaced.
+ */
+export async function scheduleDeliveries(queue: Queue<DeliveryJob>, events: { id: string; nextAttemptAt: Date }[]) {
+  const now = Date.now();
+  for (const event of events) {
+    const delay = Math.max(0, event.nextAttemptAt.getTime() - now);
+    const existing = await queue.getJob(event.id);
+    const state = existing ? await existing.getState() : "missing";
+    if (state === "delayed") {
+      await existing!.changeDelay(delay);
+      continue;
+    }
+    if (state === "waiting" || state === "active" || state === "prioritized" || state === "waiting-children") continue;
+    if (existing) await existing.remove().catch(() => undefined);
+    await queue.add(DELIVER_JOB, { eventId: event.id }, { jobId: event.id, delay });
+  }
+}
+
+/** Hands every undrained pending event to the queue. Safe with several workers (SKIP LOCKED). */
+export async function drainOutbox(queue: Queue<DeliveryJob>, batch = 200): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const drained = await drainWebhookEvents(batch, (events) => scheduleDeliveries(queue, events));
+    total += drained;
+    if (drained < batch) return total;
+  }
+}
+
+/** Re-schedules pending events that are overdue with no worker holding them: their job was lost. */
+export async function reconcileOutbox(queue: Queue<DeliveryJob>, graceMs: number): Promise<number> {
+  const overdue = await overdueWebhookEvents(new Date(), graceMs, 500);
+  await scheduleDeliveries(queue, overdue);
+  return overdue.length;
+}

@@ -1,0 +1,42 @@
+import pg from "pg";
+import { WEBHOOK_CHANNEL } from "../src/domain/webhooks/outbox.js";
+import type { Logger } from "../src/logger.js";
+
+/**
+ * LISTENs for new outbox rows so delivery starts as soon as the paying transaction commits.
+ * Reconnects after a lost connection; the periodic drain covers anything announced meanwhile.
+ */
+export function listenForOutbox(url: string, onEvent: () => void, logger: Logger) {
+  let client: pg.Client | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  const connect = async () => {
+    const next = new pg.Client({ connectionString: url });
+    next.on("notification", onEvent);
+    next.on("error", (err) => {
+      logger.warn({ err }, "outbox listener lost its connection; reconnecting");
+      next.end().catch(() => undefined);
+      if (!stopped) retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${WEBHOOK_CHANNEL}`);
+      client = next;
+      onEvent();
+    } catch (err) {
+      logger.warn({ err }, "outbox listener could not connect; retrying");
+      await next.end().catch(() => undefined);
+      if (!stopped) retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+    }
+  };
+
+  void connect();
+  return {
+    async close() {
+      stopped = true;
+      clearTimeout(retry);
+      await client?.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import { chmod, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  calculateJwkThumbprint,
+  exportJWK,
+  exportPKCS8,
+  generateKeyPair,
+  importPKCS8,
+  SignJWT,
+  type CryptoKey,
+  type JWK,
+} from "jose";
+import { currentSigningKid, publishSigningKey } from "../src/domain/webhooks/signing-keys.js";
+import type { NotificationTransaction } from "../src/domain/webhooks/events.js";
+import type { Logger } from "../src/logger.js";
+
+export interface SigningKey {
+  kid: string;
+  privateKey: CryptoKey;
+}
+
+interface KeySettings {
+  signingKey?: string;
+  signingKeyDir: string;
+  keyOverlapMs: number;
+}
+
+/** Imports a PKCS#8 PEM and derives its public JWK and kid (the RFC 7638 thumbprint). */
+async function importKey(pem: string): Promise<SigningKey & { publicJwk: JWK }> {
+  const privateKey = await importPKCS8(pem, "ES256", { extractable: true });
+  const { d: _private, ...publicJwk } = await exportJWK(privateKey);
+  return { kid: await calculateJwkThumbprint(publicJwk), privateKey, publicJwk };
+}
+
+/** Makes a new P-256 key, keeps its private half in `dir` (mode 0600) and publishes the public half as current. */
+export async function rotateSigningKey(dir: string, overlapMs: number, now = new Date()) {
+  const { privateKey } = await generateKeyPair("ES256", { extractable: true });
+  const pem = await exportPKCS8(privateKey);
+  const key = await importKey(pem);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, `${key.kid}.pem`);
+  await writeFile(file, pem, { mode: 0o600 });
+  await chmod(file, 0o600);
+  await publishSigningKey(key.kid, key.publicJwk, now, overlapMs);
+  return { kid: key.kid, file };
+}
+
+/**
+ * The worker's private keys. With WEBHOOK_SIGNING_KEY there is exactly one, published as current
+ * at start (deploying a new one rotates). Otherwise keys live as files in the key directory; the
+ * current one is whichever the database names, so `signing-key rotate` takes effect without a
+ * restart. A development machine without keys gets one generated, loudly.
+ */
+export async function openKeyStore(settings: KeySettings, logger: Logger) {
+  if (settings.signingKey) {
+    const pem = settings.signingKey.includes("-----BEGIN") ? settings.signingKey : await readFile(settings.signingKey, "utf8");
+    const key = await importKey(pem);
+    await publishSigningKey(key.kid, key.publicJwk, new Date(), settings.keyOverlapMs);
+    logger.info({ kid: key.kid }, "signing with the key from WEBHOOK_SIGNING_KEY");
+    return { current: async (): Promise<SigningKey> => key };
+  }
+
+  const loaded = new Map<string, SigningKey>();
+  const load = async (kid: string): Promise<SigningKey | null> => {
+    if (loaded.has(kid)) return loaded.get(kid)!;
+    const pem = await readFile(join(settings.signingKeyDir, `${kid}.pem`), "utf8").catch(() => null);
+    if (!pem) return null;
+    const key = await importKey(pem);
+    loaded.set(kid, key);
+    return key;
+  };
+
+  const kid = await currentSigningKid();
+  if (!kid || !(await load(kid))) {
+    const files = await readdir(settings.signingKeyDir).catch(() => []);
+    const created = await rotateSigningKey(settings.signingKeyDir, settings.keyOverlapMs);
+    logger.warn(
+      { kid: created.kid, file: created.file, keysOnDisk: files.length },
+      "GENERATED A DEVELOPMENT SIGNING KEY: set WEBHOOK_SIGNING_KEY (a PKCS#8 PEM or a path) in production",
+    );
+  }
+
+  let cached: { key: SigningKey; until: number } | null = null;
+  return {
+    /** The current key, re-read from the database at most every few seconds. */
+    async current(): Promise<SigningKey> {
+      if (cached && cached.until > Date.now()) return cached.key;
+      const currentKid = await currentSigningKid();
+      const key = currentKid ? await load(currentKid) : null;
+      if (!key) throw new Error(`the current signing key ${currentKid} is not in ${settings.signingKeyDir}`);
+      cached = { key, until: Date.now() + 5_000 };
+      return key;
+    },
+  };
+}
+
+export type KeyStore = Awaited<ReturnType<typeof openKeyStore>>;
+
+/** The notification JWT: ES256, header kid, claims iss, iat, jti (the event id) and transaction. */
+export function signNotification(key: SigningKey, claims: { issuer: string; jti: string; transaction: NotificationTransaction }) {
+  return new SignJWT({ transaction: claims.transaction })
+    .setProtectedHeader({ alg: "ES256", typ: "JWT", kid: key.kid })
+    .setIssuer(claims.issuer)
+    .setIssuedAt()
+    .setJti(claims.jti)
+    .sign(key.privateKey);
+}
