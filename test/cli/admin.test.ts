@@ -57,6 +57,17 @@ describe("admin CLI", () => {
     expect(await db.configurationItem.count({ where: { clientId } })).toBe(2);
   });
 
+  it("signing-key rotate publishes a new current key and keeps the old one in the JWKS", async () => {
+    const first = JSON.parse((await admin("signing-key", "rotate", "--json")).stdout) as { kid: string };
+    const second = JSON.parse((await admin("signing-key", "rotate", "--json")).stdout) as { kid: string };
+    expect(second.kid).not.toBe(first.kid);
+    const keys = await db.signingKey.findMany({ where: { kid: { in: [first.kid, second.kid] } } });
+    expect(keys.find((k) => k.kid === second.kid)!.retiredAt).toBeNull();
+    const old = keys.find((k) => k.kid === first.kid)!;
+    expect(old.retiredAt).not.toBeNull();
+    expect(old.publishedUntil!.getTime()).toBeGreaterThan(Date.now());
+  });
+
   it("reports bad input with its CODE and a non-zero exit, and bad usage with exit 2", async () => {
     const bad = await admin("wallet", "create", "--currency", "NZD", "--balance=-5", "--json");
     expect(bad.code).toBe(1);

@@ -9,6 +9,8 @@ import { db } from "../../db.js";
 /** Makes `kid` the current key, retiring the previous current key with `overlapMs` of publication. */
 export async function publishSigningKey(kid: string, publicJwk: JWK, now: Date, overlapMs: number) {
   await db.$transaction(async (tx) => {
+    // Rotations queue behind each other, so two at once cannot both retire the same current key.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('signing_key'))`;
     const current = await tx.signingKey.findFirst({ where: { retiredAt: null } });
     if (current?.kid === kid) return;
     if (current) {
