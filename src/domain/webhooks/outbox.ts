@@ -12,11 +12,11 @@ export const WEBHOOK_CHANNEL = "webhook_events";
 /** Pending events not yet handed to the queue, claimed so that concurrent workers split them. */
 export async function drainWebhookEvents(
   limit: number,
-  hand: (events: Pick<WebhookEvent, "id" | "nextAttemptAt">[]) => Promise<void>,
+  hand: (events: Pick<WebhookEvent, "id" | "nextAttemptAt" | "attempts">[]) => Promise<void>,
 ) {
   return db.$transaction(async (tx) => {
-    const events = await tx.$queryRaw<Pick<WebhookEvent, "id" | "nextAttemptAt">[]>`
-      SELECT id, next_attempt_at AS "nextAttemptAt" FROM webhook_event
+    const events = await tx.$queryRaw<Pick<WebhookEvent, "id" | "nextAttemptAt" | "attempts">[]>`
+      SELECT id, next_attempt_at AS "nextAttemptAt", attempts FROM webhook_event
       WHERE state = 'PENDING' AND enqueued_at IS NULL
       ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
     if (events.length === 0) return 0;
