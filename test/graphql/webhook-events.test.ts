@@ -57,7 +57,13 @@ describe("webhook events in GraphQL", () => {
 
     const events = (await gql(RequestEvents, { id: request.id }, merchant.apiKey)).data!.paymentRequest.webhookEvents;
     expect(events).toMatchObject([
-      { url: "https://shop.example/hooks", state: "PENDING", attemptCount: 0, transaction: { transactionType: "PURCHASE" }, attempts: [] },
+      {
+        url: "https://shop.example/hooks",
+        state: "PENDING",
+        attemptCount: 0,
+        transaction: { transactionType: "PURCHASE" },
+        attempts: [],
+      },
     ]);
     const pending = (await gql(FailedEvents, { states: ["PENDING"] }, merchant.apiKey)).data!.webhookEvents;
     expect(pending.map((e) => e.id)).toEqual([events[0]!.id]);
