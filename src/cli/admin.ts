@@ -12,7 +12,7 @@ import { createApiKey } from "../domain/keys/create.js";
 import { revokeApiKey } from "../domain/keys/revoke.js";
 import { createMerchant } from "../domain/merchants/create.js";
 import { createWallet } from "../domain/wallets/create.js";
-import { logger } from "../logger.js";
+import { stderrLogger } from "../logger.js";
 
 const USAGE = `Usage: npm run admin -- <command> [--json]
 
@@ -49,7 +49,7 @@ const { values, positionals } = parseCommandLine();
 const ctx: DomainContext = {
   actor: { kind: "operator" },
   requestId: randomUUID(),
-  logger: logger.child({ component: "admin" }),
+  logger: stderrLogger().child({ component: "admin" }),
   now: () => new Date(),
 };
 

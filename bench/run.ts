@@ -1,0 +1,377 @@
+/**
+ * `npm run bench [-- --quick]`: starts the API, the worker and a baseline server against a fresh
+ * benchmark database, drives them with autocannon from this process, and prints a table and
+ * bench/results/<time>.json. Targets are reported, never asserted.
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import autocannon, { type Options, type Result } from "autocannon";
+import pg from "pg";
+import { createDatabase } from "../prisma/create-database.js";
+
+const quick = process.argv.includes("--quick");
+const DURATION = quick ? 3 : 10;
+const CONNECTIONS = quick ? [1, 16] : [1, 16, 64];
+const SCALE = quick ? [10_000, 100_000] : [10_000, 1_000_000];
+const DELIVERIES = quick ? 1000 : 5000;
+const DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/payreq_bench";
+const API = "http://127.0.0.1:4400";
+const BASELINE = "http://127.0.0.1:4401";
+const env = {
+  ...process.env,
+  DATABASE_URL,
+  LOG_LEVEL: "warn",
+  NODE_ENV: "production",
+  QUEUE_PREFIX: `bench-${Date.now()}`,
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+  WEBHOOK_SIGNING_KEY_DIR: ".data/bench-signing-keys",
+  EXPIRY_SWEEP_INTERVAL: "1h",
+};
+
+/** Per-connection state autocannon threads through a request sequence. */
+type Context = { id?: string };
+
+const children: ChildProcess[] = [];
+function start(script: string, extra: Record<string, string> = {}): ChildProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
+    env: { ...env, ...extra },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  children.push(child);
+  return child;
+}
+process.on("exit", () => children.forEach((child) => child.kill("SIGKILL")));
+
+async function waitFor(url: string) {
+  for (let i = 0; i < 200; i++) {
+    if (
+      await fetch(url).then(
+        (r) => r.status < 500,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function admin(...args: string[]): Record<string, string> {
+  return JSON.parse(
+    execFileSync(process.execPath, ["--import", "tsx", "src/cli/admin.ts", ...args, "--json"], { env }).toString(),
+  );
+}
+
+function load(options: Options): Promise<Result> {
+  return new Promise((resolve, reject) =>
+    autocannon({ duration: DURATION, ...options }, (err, result) => (err ? reject(err) : resolve(result))),
+  );
+}
+
+interface Row {
+  section: string;
+  operation: string;
+  connections: number;
+  rps: number;
+  p50: number;
+  p97_5: number;
+  p99: number;
+  errors: number;
+}
+const rows: Row[] = [];
+function record(section: string, operation: string, connections: number, result: Result, perCycle = 1): Row {
+  const row = {
+    section,
+    operation,
+    connections,
+    rps: Math.round(result.requests.average / perCycle),
+    p50: result.latency.p50,
+    p97_5: result.latency.p97_5,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx + result.timeouts,
+  };
+  rows.push(row);
+  console.log(
+    `  ${section.padEnd(9)} ${operation.padEnd(22)} c=${String(connections).padEnd(3)} ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p97.5 ${row.p97_5} ms  p99 ${row.p99} ms  errors ${row.errors}`,
+  );
+  return row;
+}
+
+/** Peak resident memory (VmHWM) of a process, in MiB. */
+async function peakRssMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
+  return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)![1]) / 1024);
+}
+
+console.log(`Preparing ${DATABASE_URL} …`);
+await createDatabase(DATABASE_URL, { recreate: true });
+execFileSync("npx", ["prisma", "migrate", "deploy"], { env, stdio: "ignore" });
+const merchant = admin("merchant", "create", "--name", "Bench Merchant");
+const payerKey = admin("key", "create", "--payer").apiKey!;
+const api = start("src/server.ts", { PORT: "4400" });
+const worker = start("worker/index.ts");
+start("bench/baseline-server.ts", { PORT: "4401" });
+await Promise.all([waitFor(`${API}/health`), waitFor(`${BASELINE}/health`)]);
+await new Promise((resolve) => setTimeout(resolve, 1000));
+
+const headers = { "x-api-key": merchant.apiKey!, "content-type": "application/json" };
+const createBody = JSON.stringify({ merchantId: merchant.merchantId, asset: "NZD", amount: 300 });
+const gqlCreate = JSON.stringify({
+  query: `mutation($m: ID!) { requestCreate(input: { merchantId: $m, asset: "NZD", amount: 300 }) { ... on PaymentRequest { id requestCode status } } }`,
+  variables: { m: merchant.merchantId },
+});
+const gqlInfo = (id: string) =>
+  JSON.stringify({
+    query: `query($id: ID) { paymentRequest(id: $id) { id status requestCode denomination { amount asset } payments { ledger amount } paidBy { id } } }`,
+    variables: { id },
+  });
+const sample = (await (await fetch(`${API}/api/requests.create`, { method: "POST", headers, body: createBody })).json()) as {
+  requestId: string;
+};
+
+console.log("\nThroughput and latency (autocannon, %d s per run)", DURATION);
+const summary: Record<string, Record<number, number>> = {};
+const note = (key: string, c: number, rps: number) => ((summary[key] ??= {})[c] = rps);
+for (const c of CONNECTIONS) {
+  note(
+    "rest.create",
+    c,
+    record(
+      "REST",
+      "requests.create",
+      c,
+      await load({ url: `${API}/api/requests.create`, method: "POST", headers, body: createBody, connections: c }),
+    ).rps,
+  );
+  note(
+    "rest.info",
+    c,
+    record(
+      "REST",
+      "requests.info",
+      c,
+      await load({ url: `${API}/api/requests.info?requestId=${sample.requestId}`, headers, connections: c }),
+    ).rps,
+  );
+  const cycle = await load({
+    url: API,
+    connections: c,
+    requests: [
+      {
+        method: "POST",
+        path: "/api/requests.create",
+        headers,
+        body: createBody,
+        onResponse: (_s, body, context: Context) => void (context.id = JSON.parse(body).requestId),
+      },
+      {
+        method: "POST",
+        path: "/api/requests.pay",
+        headers: { ...headers, "x-api-key": payerKey },
+        setupRequest: (req, context: Context) => ({
+          ...req,
+          body: JSON.stringify({ requestId: context.id, ledger: "test.uplink", authorization: "bench" }),
+        }),
+      },
+      {
+        method: "GET",
+        headers,
+        setupRequest: (req, context: Context) => ({ ...req, path: `/api/requests.info?requestId=${context.id}` }),
+      },
+    ],
+  });
+  note("rest.cycle", c, record("REST", "create→pay→info cycles", c, cycle, 3).rps);
+  note(
+    "graphql.create",
+    c,
+    record(
+      "GraphQL",
+      "requestCreate",
+      c,
+      await load({ url: `${API}/graphql`, method: "POST", headers, body: gqlCreate, connections: c }),
+    ).rps,
+  );
+  note(
+    "graphql.info",
+    c,
+    record(
+      "GraphQL",
+      "paymentRequest",
+      c,
+      await load({ url: `${API}/graphql`, method: "POST", headers, body: gqlInfo(sample.requestId), connections: c }),
+    ).rps,
+  );
+  note(
+    "baseline.create",
+    c,
+    record(
+      "baseline",
+      "create",
+      c,
+      await load({ url: `${BASELINE}/api/requests.create`, method: "POST", headers, body: createBody, connections: c }),
+    ).rps,
+  );
+  note(
+    "baseline.info",
+    c,
+    record(
+      "baseline",
+      "info",
+      c,
+      await load({ url: `${BASELINE}/api/requests.info?requestId=${sample.requestId}`, headers, connections: c }),
+    ).rps,
+  );
+}
+
+// Webhooks: a receiver on loopback answering 200 at once.
+const received: number[] = [];
+const arrivals = new Map<string, number>();
+const receiver = createServer((req, res) => {
+  let body = "";
+  req.on("data", (chunk: Buffer) => (body += chunk));
+  req.on("end", () => {
+    const now = Date.now();
+    received.push(now);
+    const payload = JSON.parse(Buffer.from((JSON.parse(body) as { token: string }).token.split(".")[1]!, "base64url").toString());
+    arrivals.set(payload.transaction.request.requestId, now);
+    res.writeHead(200).end("ok");
+  });
+}).listen(0, "127.0.0.1");
+await new Promise((resolve) => receiver.once("listening", resolve));
+const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+
+console.log("\nWebhooks");
+const latencies: number[] = [];
+for (let i = 0; i < (quick ? 20 : 50); i++) {
+  const created = (await (
+    await fetch(`${API}/api/requests.create`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ merchantId: merchant.merchantId, asset: "NZD", amount: 300, notifyUrl: hookUrl }),
+    })
+  ).json()) as { requestId: string };
+  await fetch(`${API}/api/requests.pay`, {
+    method: "POST",
+    headers: { ...headers, "x-api-key": payerKey },
+    body: JSON.stringify({ requestId: created.requestId, ledger: "test.uplink", authorization: "bench" }),
+  });
+  const paidAt = Date.now();
+  while (!arrivals.has(created.requestId)) await new Promise((resolve) => setTimeout(resolve, 1));
+  latencies.push(arrivals.get(created.requestId)! - paidAt);
+}
+latencies.sort((a, b) => a - b);
+const percentile = (values: number[], p: number) => values[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
+const webhookLatency = { p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+console.log(`  pay → notification received, idle: p50 ${webhookLatency.p50} ms, p99 ${webhookLatency.p99} ms`);
+
+// Throughput: clone outbox rows in SQL (each with its own transaction), wake the worker, count arrivals.
+const sql = new pg.Client({ connectionString: DATABASE_URL });
+await sql.connect();
+const [template] = (await sql.query("SELECT request_id, merchant_id, transaction_id, payload FROM webhook_event LIMIT 1")).rows;
+await sql.query(`CREATE TEMP TABLE ids AS SELECT gen_random_uuid() AS id FROM generate_series(1, ${DELIVERIES})`);
+await sql.query(
+  `INSERT INTO "transaction" (id, type, request_id, merchant_id, ledger_id, amount, auth_code, response_code, payment_type, settlement_date, purchase_id, external_reference, updated_at)
+   SELECT id, 'REFUND', $1, $2, 'test.uplink', 1, 'X', '00', 'test', now(), $3, id::text, now() FROM ids`,
+  [template.request_id, template.merchant_id, template.transaction_id],
+);
+received.length = 0;
+const started = Date.now();
+await sql.query(
+  `INSERT INTO webhook_event (id, merchant_id, request_id, transaction_id, url, payload, updated_at)
+   SELECT gen_random_uuid(), $1, $2, id, $3, $4, now() FROM ids`,
+  [template.merchant_id, template.request_id, hookUrl, template.payload],
+);
+await sql.query("SELECT pg_notify('webhook_events', 'bench')");
+while (received.length < DELIVERIES && Date.now() - started < 300_000) await new Promise((resolve) => setTimeout(resolve, 10));
+const deliveriesPerSecond = Math.round((received.length / (Date.now() - started)) * 1000);
+console.log(`  ${received.length} notifications delivered at ${deliveriesPerSecond}/s (signed, attempts recorded)`);
+receiver.close();
+
+// Scale: requests.info p99 with N requests of this merchant in the database.
+console.log("\nScale");
+const scale: Record<number, number> = {};
+let seeded = 0;
+for (const size of SCALE) {
+  await sql.query(
+    `INSERT INTO payment_request (id, merchant_id, asset, amount, request_code, payment_expiry_seconds, expires_at, created_at, updated_at)
+     SELECT gen_random_uuid(), $1, 'NZD', 100 + g, 'S' || g, 120, now() + interval '2 minutes', now(), now() FROM generate_series($2::int, $3::int) g`,
+    [merchant.merchantId, seeded + 1, size],
+  );
+  seeded = size;
+  await sql.query("ANALYZE payment_request");
+  const ids = (await sql.query("SELECT id FROM payment_request TABLESAMPLE SYSTEM (1) LIMIT 2000")).rows.map(
+    (r) => r.id as string,
+  );
+  const result = await load({
+    url: API,
+    connections: 16,
+    requests: [
+      {
+        method: "GET",
+        setupRequest: (req) => ({ ...req, path: `/api/requests.info?requestId=${ids[Math.floor(Math.random() * ids.length)]}` }),
+        headers,
+      },
+    ],
+  });
+  scale[size] = record("scale", `info @ ${size.toLocaleString("en")} rows`, 16, result).p99;
+}
+await sql.end();
+
+const memory = { apiMiB: await peakRssMiB(api.pid!), workerMiB: await peakRssMiB(worker.pid!) };
+console.log(`\nPeak RSS: API ${memory.apiMiB} MiB, worker ${memory.workerMiB} MiB`);
+
+const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+const [small, large] = SCALE as [number, number];
+const targets = [
+  [
+    "requests.create at 16 connections ≥ 50% of baseline",
+    ratio(summary["rest.create"]![16]!, summary["baseline.create"]![16]!),
+    0.5,
+  ],
+  ["requests.info at 16 connections ≥ 50% of baseline", ratio(summary["rest.info"]![16]!, summary["baseline.info"]![16]!), 0.5],
+  [
+    "requests.info p99 at 16 connections < 20 ms",
+    rows.find((r) => r.operation === "requests.info" && r.connections === 16)!.p99,
+    20,
+    "below",
+  ],
+  ["GraphQL create ≥ 80% of REST (16 connections)", ratio(summary["graphql.create"]![16]!, summary["rest.create"]![16]!), 0.8],
+  ["GraphQL info ≥ 80% of REST (16 connections)", ratio(summary["graphql.info"]![16]!, summary["rest.info"]![16]!), 0.8],
+  ["≥ 1000 notifications per second", deliveriesPerSecond, 1000],
+  ["pay → notification p99 < 100 ms when idle", webhookLatency.p99, 100, "below"],
+  [
+    `info p99 at ${large.toLocaleString("en")} rows ≤ 1.5 × at ${small.toLocaleString("en")}`,
+    ratio(scale[large]!, Math.max(scale[small]!, 1)),
+    1.5,
+    "below-or-equal",
+  ],
+] as const;
+console.log("\nTargets");
+const verdicts = targets.map(([name, value, goal, direction]) => {
+  const met = direction === "below" ? value < goal : direction === "below-or-equal" ? value <= goal : value >= goal;
+  console.log(`  ${met ? "met    " : "MISSED "} ${name}: ${value}`);
+  return { name, value, goal, met };
+});
+
+await mkdir("bench/results", { recursive: true });
+const file = `bench/results/${new Date().toISOString().replace(/[:.]/g, "-")}${quick ? "-quick" : ""}.json`;
+await writeFile(
+  file,
+  JSON.stringify(
+    {
+      quick,
+      durationSeconds: DURATION,
+      rows,
+      webhooks: { ...webhookLatency, deliveriesPerSecond },
+      scale,
+      memory,
+      targets: verdicts,
+    },
+    null,
+    2,
+  ),
+);
+console.log(`\nWrote ${file}`);
+process.exit(0);
