@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { config } from "../src/config.js";
-import { db } from "../src/db.js";
+import { db, pool } from "../src/db.js";
 import type { DomainContext } from "../src/domain/context.js";
 import { createApiKey } from "../src/domain/keys/create.js";
 import { createMerchant } from "../src/domain/merchants/create.js";
@@ -29,6 +29,7 @@ const merchant = existing
 const payer = await createApiKey(ctx, { kind: "PAYER", label: "demo" });
 const wallet = await createWallet(ctx, { currency: "NZD", balance: 100_000 });
 await db.$disconnect();
+await pool.end();
 
 console.log(`
 Demo merchant (development only; new keys are issued on every start)

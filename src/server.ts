@@ -1,6 +1,6 @@
 import { serve } from "@hono/node-server";
 import { config } from "./config.js";
-import { db } from "./db.js";
+import { db, pool } from "./db.js";
 import { createApp } from "./http/app.js";
 import { logger } from "./logger.js";
 
@@ -18,6 +18,7 @@ async function shutdown(signal: string) {
   server.close();
   await app.dispose();
   await db.$disconnect();
+  await pool.end();
   clearTimeout(force);
   process.exit(0);
 }

@@ -90,7 +90,7 @@ export async function startWorker(config: WorkerConfig, logger = rootLogger.chil
   logger.info({ sweepEveryMs: config.expiry.sweepIntervalMs, webhookConcurrency: config.webhooks.concurrency }, "worker ready");
 
   return {
-    /** Stops taking jobs, lets deliveries in flight finish (up to the deadline), then closes connections. */
+    /** Stops taking jobs, lets deliveries in flight finish (up to the deadline), then closes its queues. */
     async close() {
       clearInterval(reconciler);
       await listener.close();
@@ -99,7 +99,6 @@ export async function startWorker(config: WorkerConfig, logger = rootLogger.chil
       await draining;
       await Promise.all([maintenance.close(), webhooks.close()]);
       await connection.quit().catch(() => connection.disconnect());
-      await db.$disconnect();
     },
   };
 }

@@ -1,3 +1,4 @@
+import { db, pool } from "../src/db.js";
 import { logger } from "../src/logger.js";
 import { startWorker } from "./app.js";
 import { workerConfig } from "./config.js";
@@ -10,6 +11,8 @@ async function shutdown(signal: string) {
   stopping = true;
   logger.info({ signal }, "worker shutting down");
   await worker.close();
+  await db.$disconnect();
+  await pool.end();
   logger.info("worker stopped");
   process.exit(0);
 }

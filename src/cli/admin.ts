@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
-import { db } from "../db.js";
+import { db, pool } from "../db.js";
 import { createClient } from "../domain/clients/create.js";
 import type { DomainContext } from "../domain/context.js";
 import { DomainError } from "../domain/errors.js";
@@ -111,5 +111,6 @@ try {
   else throw error;
 } finally {
   await db.$disconnect();
+  await pool.end();
 }
 process.exitCode = exitCode;

@@ -1,5 +1,5 @@
 import { db } from "../../db.js";
-import type { WebhookAttemptOutcome, WebhookEvent } from "../../generated/prisma/client.js";
+import type { WebhookAttemptOutcome, WebhookEvent, WebhookEventState } from "../../generated/prisma/client.js";
 
 /** Postgres NOTIFY channel on which new and redelivered events are announced to the worker. */
 export const WEBHOOK_CHANNEL = "webhook_events";
@@ -45,18 +45,17 @@ export async function overdueWebhookEvents(now: Date, graceMs: number, limit: nu
  * Takes the event for one attempt: only a pending, due event that no other worker holds. The lease
  * outlives the attempt's timeout, so a worker killed mid-delivery releases it by expiry.
  */
-export async function claimWebhookEvent(id: string, now: Date, leaseMs: number) {
-  const claimed = await db.webhookEvent.updateMany({
-    where: {
-      id,
-      state: "PENDING",
-      nextAttemptAt: { lte: new Date(now.getTime() + 1000) },
-      OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
-    },
-    data: { leaseUntil: new Date(now.getTime() + leaseMs) },
-  });
-  return claimed.count === 1 ? db.webhookEvent.findUnique({ where: { id } }) : null;
+export async function claimWebhookEvent(id: string, now: Date, leaseMs: number): Promise<ClaimedEvent | null> {
+  // One statement on the delivery hot path (Prisma's updateMany + findUnique cost several).
+  const [claimed] = await db.$queryRaw<ClaimedEvent[]>`
+    UPDATE webhook_event SET lease_until = ${new Date(now.getTime() + leaseMs)}
+    WHERE id = ${id}::uuid AND state = 'PENDING' AND next_attempt_at <= ${new Date(now.getTime() + 1000)}
+      AND (lease_until IS NULL OR lease_until < ${now})
+    RETURNING id, url, payload, attempts, attempt_limit AS "attemptLimit", next_attempt_at AS "nextAttemptAt"`;
+  return claimed ?? null;
 }
+
+export type ClaimedEvent = Pick<WebhookEvent, "id" | "url" | "payload" | "attempts" | "attemptLimit" | "nextAttemptAt">;
 
 export interface AttemptResult {
   outcome: WebhookAttemptOutcome;
@@ -72,11 +71,11 @@ export interface AttemptResult {
  * the last allowed attempt, or PENDING again after the next delay of the schedule, counted from
  * this attempt. Returns the updated event.
  */
-export async function recordWebhookAttempt(event: WebhookEvent, result: AttemptResult, retryDelaysMs: number[]) {
+export async function recordWebhookAttempt(event: ClaimedEvent, result: AttemptResult, retryDelaysMs: number[]) {
   const number = event.attempts + 1;
   const limit = event.attemptLimit ?? retryDelaysMs.length + 1;
   const finishedAt = new Date(result.startedAt.getTime() + result.durationMs);
-  const state =
+  const state: WebhookEventState =
     result.outcome === "DELIVERED"
       ? "DELIVERED"
       : result.outcome === "REFUSED"
@@ -85,31 +84,19 @@ export async function recordWebhookAttempt(event: WebhookEvent, result: AttemptR
           ? "EXHAUSTED"
           : "PENDING";
   const delay = retryDelaysMs[Math.min(number - 1, retryDelaysMs.length - 1)] ?? 0;
+  const nextAttemptAt = state === "PENDING" ? new Date(finishedAt.getTime() + delay) : event.nextAttemptAt;
+  const lastError = result.outcome === "DELIVERED" ? null : (result.error ?? `HTTP ${result.statusCode}`);
 
-  const [, updated] = await db.$transaction([
-    db.webhookAttempt.create({
-      data: {
-        eventId: event.id,
-        number,
-        startedAt: result.startedAt,
-        durationMs: result.durationMs,
-        outcome: result.outcome,
-        statusCode: result.statusCode ?? null,
-        error: result.error ?? null,
-        responseExcerpt: result.responseExcerpt ?? null,
-      },
-    }),
-    db.webhookEvent.update({
-      where: { id: event.id },
-      data: {
-        attempts: number,
-        state,
-        leaseUntil: null,
-        lastError: result.outcome === "DELIVERED" ? null : (result.error ?? `HTTP ${result.statusCode}`),
-        deliveredAt: state === "DELIVERED" ? finishedAt : null,
-        nextAttemptAt: state === "PENDING" ? new Date(finishedAt.getTime() + delay) : event.nextAttemptAt,
-      },
-    }),
-  ]);
-  return updated;
+  // The attempt row and the event's new state in one statement, so one is never without the other.
+  await db.$executeRaw`
+    WITH attempt AS (
+      INSERT INTO webhook_attempt (id, event_id, number, started_at, duration_ms, outcome, status_code, error, response_excerpt)
+      VALUES (gen_random_uuid(), ${event.id}::uuid, ${number}, ${result.startedAt}, ${result.durationMs},
+              ${result.outcome}::"WebhookAttemptOutcome", ${result.statusCode ?? null}, ${result.error ?? null}, ${result.responseExcerpt ?? null})
+    )
+    UPDATE webhook_event SET attempts = ${number}, state = ${state}::"WebhookEventState", lease_until = NULL,
+      last_error = ${lastError}, delivered_at = ${state === "DELIVERED" ? finishedAt : null},
+      next_attempt_at = ${nextAttemptAt}, updated_at = now()
+    WHERE id = ${event.id}::uuid`;
+  return { state, nextAttemptAt };
 }
