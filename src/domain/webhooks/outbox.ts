@@ -1,4 +1,7 @@
-import { db } from "../../db.js";
+import { db, pool } from "../../db.js";
+
+/** Columns are UTC `timestamp(3)` without a zone (Prisma's convention); plain SQL passes UTC text. */
+const utc = (date: Date) => date.toISOString().replace("Z", "");
 import type { WebhookAttemptOutcome, WebhookEvent, WebhookEventState } from "../../generated/prisma/client.js";
 
 /** Postgres NOTIFY channel on which new and redelivered events are announced to the worker. */
@@ -46,13 +49,15 @@ export async function overdueWebhookEvents(now: Date, graceMs: number, limit: nu
  * outlives the attempt's timeout, so a worker killed mid-delivery releases it by expiry.
  */
 export async function claimWebhookEvent(id: string, now: Date, leaseMs: number): Promise<ClaimedEvent | null> {
-  // One statement on the delivery hot path (Prisma's updateMany + findUnique cost several).
-  const [claimed] = await db.$queryRaw<ClaimedEvent[]>`
-    UPDATE webhook_event SET lease_until = ${new Date(now.getTime() + leaseMs)}
-    WHERE id = ${id}::uuid AND state = 'PENDING' AND next_attempt_at <= ${new Date(now.getTime() + 1000)}
-      AND (lease_until IS NULL OR lease_until < ${now})
-    RETURNING id, url, payload, attempts, attempt_limit AS "attemptLimit", next_attempt_at AS "nextAttemptAt"`;
-  return claimed ?? null;
+  // The delivery hot path is plain SQL on the pool: one statement, no ORM (see bench/).
+  const { rows } = await pool.query<ClaimedEvent & { nextAttemptAt: string }>(
+    `UPDATE webhook_event SET lease_until = $2
+     WHERE id = $1 AND state = 'PENDING' AND next_attempt_at <= $3 AND (lease_until IS NULL OR lease_until < $4)
+     RETURNING id, url, payload, attempts, attempt_limit AS "attemptLimit", to_json(next_attempt_at) #>> '{}' AS "nextAttemptAt"`,
+    [id, utc(new Date(now.getTime() + leaseMs)), utc(new Date(now.getTime() + 1000)), utc(now)],
+  );
+  const claimed = rows[0];
+  return claimed ? { ...claimed, nextAttemptAt: new Date(`${claimed.nextAttemptAt}Z`) } : null;
 }
 
 export type ClaimedEvent = Pick<WebhookEvent, "id" | "url" | "payload" | "attempts" | "attemptLimit" | "nextAttemptAt">;
@@ -88,15 +93,28 @@ export async function recordWebhookAttempt(event: ClaimedEvent, result: AttemptR
   const lastError = result.outcome === "DELIVERED" ? null : (result.error ?? `HTTP ${result.statusCode}`);
 
   // The attempt row and the event's new state in one statement, so one is never without the other.
-  await db.$executeRaw`
-    WITH attempt AS (
-      INSERT INTO webhook_attempt (id, event_id, number, started_at, duration_ms, outcome, status_code, error, response_excerpt)
-      VALUES (gen_random_uuid(), ${event.id}::uuid, ${number}, ${result.startedAt}, ${result.durationMs},
-              ${result.outcome}::"WebhookAttemptOutcome", ${result.statusCode ?? null}, ${result.error ?? null}, ${result.responseExcerpt ?? null})
-    )
-    UPDATE webhook_event SET attempts = ${number}, state = ${state}::"WebhookEventState", lease_until = NULL,
-      last_error = ${lastError}, delivered_at = ${state === "DELIVERED" ? finishedAt : null},
-      next_attempt_at = ${nextAttemptAt}, updated_at = now()
-    WHERE id = ${event.id}::uuid`;
+  await pool.query(
+    `WITH attempt AS (
+       INSERT INTO webhook_attempt (id, event_id, number, started_at, duration_ms, outcome, status_code, error, response_excerpt)
+       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8)
+     )
+     UPDATE webhook_event SET attempts = $2, state = $9, lease_until = NULL, last_error = $10, delivered_at = $11,
+       next_attempt_at = $12, updated_at = now()
+     WHERE id = $1`,
+    [
+      event.id,
+      number,
+      utc(result.startedAt),
+      result.durationMs,
+      result.outcome,
+      result.statusCode ?? null,
+      result.error ?? null,
+      result.responseExcerpt ?? null,
+      state,
+      lastError,
+      state === "DELIVERED" ? utc(finishedAt) : null,
+      utc(nextAttemptAt),
+    ],
+  );
   return { state, nextAttemptAt };
 }
