@@ -1,6 +1,10 @@
 import { Prisma } from "../db.js";
 
-/** True for a unique-constraint violation (P2002), which several operations turn into a domain answer. */
+/**
+ * True for a unique-constraint violation, which several operations turn into a domain answer:
+ * Prisma's P2002, or PostgreSQL's 23505 from plain SQL on the pool.
+ */
 export function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+  if (error instanceof Prisma.PrismaClientKnownRequestError) return error.code === "P2002";
+  return (error as { code?: unknown } | null)?.code === "23505";
 }

@@ -1,27 +1,36 @@
-import { db } from "../../db.js";
+import { pool } from "../../db.js";
+import type { PaymentMethod } from "../../generated/prisma/client.js";
 import { ForbiddenError } from "../errors.js";
+
+export interface NewPaymentOption {
+  index: number;
+  ledgerId: string;
+  amount: bigint;
+  account: string | null;
+  methods: PaymentMethod[];
+}
 
 /**
  * The options a new request offers: the merchant's configuration items (or, with a client, the
  * client's) on enabled ledgers that settle in the requested asset, one per ledger, in item order.
+ * Plain SQL: this runs on every requests.create (see bench/).
  */
 export async function paymentOptionsFor(merchantId: string, clientId: string | undefined, asset: string, amount: bigint) {
   if (clientId) {
-    const client = await db.client.findFirst({ where: { id: clientId, merchantId }, select: { id: true } });
-    if (!client) {
+    const { rowCount } = await pool.query("SELECT 1 FROM client WHERE id = $1 AND merchant_id = $2", [clientId, merchantId]);
+    if (!rowCount) {
       throw new ForbiddenError("MERCHANT_CONFIGURATION_NOT_FOUND", "The clientId is not a configuration of this merchant.");
     }
   }
-  const items = await db.configurationItem.findMany({
-    where: {
-      merchantId,
-      clientId: clientId ?? null,
-      ledger: { enabled: true, OR: [{ currency: asset }, { currency: null }] },
-    },
-    orderBy: { index: "asc" },
-  });
+  const { rows: items } = await pool.query<{ ledgerId: string; account: string | null; methods: PaymentMethod[] }>(
+    `SELECT i.ledger_id AS "ledgerId", i.account, i.methods::text[] AS methods
+     FROM configuration_item i JOIN ledger l ON l.id = i.ledger_id
+     WHERE i.merchant_id = $1 AND i.client_id IS NOT DISTINCT FROM $2 AND l.enabled AND (l.currency = $3 OR l.currency IS NULL)
+     ORDER BY i.index`,
+    [merchantId, clientId ?? null, asset],
+  );
   const ledgers = new Set<string>();
-  const options = items
+  const options: NewPaymentOption[] = items
     .filter((item) => !ledgers.has(item.ledgerId) && ledgers.add(item.ledgerId))
     .map((item, index) => ({ index, ledgerId: item.ledgerId, amount, account: item.account, methods: item.methods }));
   if (options.length === 0) {
