@@ -5,6 +5,7 @@ import "./errors.js";
 import "./types/merchant-configuration.js";
 import "./types/request.js";
 import "./types/transaction.js";
+import "./types/activity.js";
 import "./types/webhook-event.js";
 
 builder.queryType({ description: "Reads. Every field needs an X-Api-Key header." });

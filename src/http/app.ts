@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { pool } from "../db.js";
 import { publishedSigningKeys } from "../domain/webhooks/signing-keys.js";
 import { createGraphQLHandler } from "../graphql/yoga.js";
 import { mountRest } from "./rest/router.js";
@@ -10,6 +11,13 @@ export function createApp() {
 
   app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => yoga.fetch(c.req.raw));
   app.get("/health", (c) => c.json({ status: "ok" }));
+  app.get("/ready", async (c) => {
+    const database = await databaseReachable();
+    return c.json(
+      { status: database ? "ready" : "unavailable", database: database ? "ok" : "unreachable" },
+      database ? 200 : 503,
+    );
+  });
   // Receivers verify notifications with these; a rotated-out key stays listed for its overlap.
   app.get("/.well-known/jwks.json", async (c) => {
     c.header("Cache-Control", "public, max-age=300");
@@ -24,3 +32,15 @@ export function createApp() {
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/** Whether PostgreSQL answers within a second. */
+async function databaseReachable(): Promise<boolean> {
+  const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), 1000).unref());
+  return Promise.race([
+    pool.query("SELECT 1").then(
+      () => true,
+      () => false,
+    ),
+    timeout,
+  ]);
+}

@@ -3,6 +3,7 @@ import { notFound, requireOperator } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { ValidationError } from "../errors.js";
 import { createApiKeyInput, type CreateApiKeyInput } from "./schemas.js";
+import { recordActivity } from "../audit/record.js";
 import { newApiKey } from "./api-key.js";
 
 /** Issues an API key. The returned `apiKey` is the only time the secret is ever shown. */
@@ -17,6 +18,7 @@ export async function createApiKey(ctx: DomainContext, input: CreateApiKeyInput,
   }
   const { key, prefix, hash } = newApiKey(params.kind);
   await tx.apiKey.create({ data: { prefix, hash, kind: params.kind, merchantId, label: params.label ?? null } });
+  await recordActivity(tx, ctx, { action: "key.created", merchantId, outcome: `${params.kind} ${prefix}` });
   ctx.logger.info({ keyPrefix: prefix, kind: params.kind, merchantId }, "api key created");
   return { apiKey: key, prefix, kind: params.kind, merchantId };
 }

@@ -2,6 +2,7 @@ import { db } from "../../db.js";
 import { notFound, requireMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { parseInput } from "../validation.js";
+import { recordActivity } from "../audit/record.js";
 import { requestDetails, type RequestDetails } from "./details.js";
 import { cancelRequestInput, requestIdCodes, type CancelRequestInput } from "./schemas.js";
 import { assertOpen } from "./status.js";
@@ -14,9 +15,14 @@ export async function cancelRequest(ctx: DomainContext, input: CancelRequestInpu
   const { merchantId } = requireMerchant(ctx);
   const { requestId } = parseInput(cancelRequestInput, requestIdCodes, input);
   const now = ctx.now();
-  const cancelled = await db.paymentRequest.updateMany({
-    where: { id: requestId, merchantId, status: "NEW", expiresAt: { gt: now } },
-    data: { status: "CANCELLED", updatedAt: now },
+  const cancelled = await db.$transaction(async (tx) => {
+    const result = await tx.paymentRequest.updateMany({
+      where: { id: requestId, merchantId, status: "NEW", expiresAt: { gt: now } },
+      data: { status: "CANCELLED", updatedAt: now },
+    });
+    if (result.count === 1)
+      await recordActivity(tx, ctx, { action: "request.cancelled", merchantId, requestId, outcome: "CANCELLED" });
+    return result;
   });
   const request = await db.paymentRequest.findFirst({ where: { id: requestId, merchantId }, include: requestDetails });
   if (!request) throw notFound("REQUEST_NOT_FOUND");

@@ -5,6 +5,7 @@ import type { DomainContext } from "../context.js";
 import { StateConflictError } from "../errors.js";
 import { isUniqueViolation } from "../prisma-errors.js";
 import { findRequestDetails } from "./find-details.js";
+import { actorName } from "../audit/record.js";
 import { parseInput } from "../validation.js";
 import { requestDetails, type RequestDetails } from "./details.js";
 import { paymentOptionsFor, type NewPaymentOption } from "./payment-options.js";
@@ -36,7 +37,7 @@ export async function createRequest(ctx: DomainContext, input: CreateRequestInpu
   const options = await paymentOptionsFor(fields.merchantId, params.clientId, fields.asset, fields.amount);
   const createdAt = ctx.now();
   try {
-    return await insertRequest(fields, options, createdAt);
+    return await insertRequest(ctx, fields, options, createdAt);
   } catch (error) {
     // Two creates with one reference raced; the loser answers as a repeat would.
     const winner = isUniqueViolation(error) ? await findByReference(fields) : null;
@@ -49,7 +50,12 @@ export async function createRequest(ctx: DomainContext, input: CreateRequestInpu
  * The request and its options in one statement (so atomically), in plain SQL: requests.create is
  * a hot path and Prisma's nested create cost several times more (bench/).
  */
-async function insertRequest(fields: Fields, options: NewPaymentOption[], createdAt: Date): Promise<RequestDetails> {
+async function insertRequest(
+  ctx: DomainContext,
+  fields: Fields,
+  options: NewPaymentOption[],
+  createdAt: Date,
+): Promise<RequestDetails> {
   const id = randomUUID();
   const utc = (date: Date) => date.toISOString().replace("Z", "");
   await pool.query(
@@ -57,6 +63,10 @@ async function insertRequest(fields: Fields, options: NewPaymentOption[], create
        INSERT INTO payment_request (id, merchant_id, client_id, external_reference, asset, amount, request_code, description,
                                     payment_expiry_seconds, expires_at, notify_url, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)
+     )
+     , activity AS (
+       INSERT INTO activity (id, merchant_id, request_id, action, actor, correlation_id, outcome, created_at)
+       VALUES (gen_random_uuid(), $2, $1, 'request.created', $14, $15, 'NEW', $12)
      )
      INSERT INTO payment_option (id, request_id, index, ledger_id, amount, account, methods)
      SELECT gen_random_uuid(), $1, o.index, o.ledger_id, $6, o.account, o.methods::"PaymentMethod"[]
@@ -75,6 +85,8 @@ async function insertRequest(fields: Fields, options: NewPaymentOption[], create
       fields.notifyUrl,
       utc(createdAt),
       JSON.stringify(options.map((o) => ({ index: o.index, ledger_id: o.ledgerId, account: o.account, methods: o.methods }))),
+      actorName(ctx.actor),
+      ctx.requestId,
     ],
   );
   return (await findRequestDetails({ requestId: id }))!;

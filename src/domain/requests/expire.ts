@@ -7,13 +7,19 @@ import { db } from "../../db.js";
 export async function expireOverdueRequests(now: Date, batchSize = 1000): Promise<number> {
   let total = 0;
   for (;;) {
+    // The activity rows are written by the same statement, so the trail never misses an expiry.
     const expired = await db.$executeRaw`
-      UPDATE payment_request SET status = 'EXPIRED', updated_at = ${now}
-      WHERE id IN (
-        SELECT id FROM payment_request
-        WHERE status = 'NEW' AND expires_at <= ${now}
-        LIMIT ${batchSize} FOR UPDATE SKIP LOCKED
-      )`;
+      WITH expired AS (
+        UPDATE payment_request SET status = 'EXPIRED', updated_at = ${now}
+        WHERE id IN (
+          SELECT id FROM payment_request
+          WHERE status = 'NEW' AND expires_at <= ${now}
+          LIMIT ${batchSize} FOR UPDATE SKIP LOCKED
+        )
+        RETURNING id, merchant_id
+      )
+      INSERT INTO activity (id, merchant_id, request_id, action, actor, outcome, created_at)
+      SELECT gen_random_uuid(), merchant_id, id, 'request.expired', 'system', 'EXPIRED', ${now} FROM expired`;
     total += expired;
     if (expired < batchSize) return total;
   }

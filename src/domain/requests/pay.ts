@@ -6,6 +6,7 @@ import { connectorFor } from "../ledgers/connectors/index.js";
 import { receiptFor } from "../transactions/receipt.js";
 import { parseInput } from "../validation.js";
 import { recordWebhookEvent } from "../webhooks/record.js";
+import { recordActivity } from "../audit/record.js";
 import { requestDetails, type RequestDetails } from "./details.js";
 import { payRequestCodes, payRequestInput, type PayRequestInput } from "./schemas.js";
 import { assertOpen } from "./status.js";
@@ -67,6 +68,13 @@ export async function payRequest(ctx: DomainContext, input: PayRequestInput): Pr
         include: requestDetails,
       });
       await recordWebhookEvent(tx, paid, purchase);
+      await recordActivity(tx, ctx, {
+        action: "request.paid",
+        merchantId: paid.merchantId,
+        requestId: paid.id,
+        transactionId: purchase.id,
+        outcome: `PAID ${purchase.amount} at ${purchase.ledgerId}`,
+      });
       return paid;
     },
     { maxWait: 10_000, timeout: 15_000 },

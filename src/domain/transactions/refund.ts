@@ -6,6 +6,7 @@ import { ForbiddenError, StateConflictError, ValidationError } from "../errors.j
 import { connectorFor } from "../ledgers/connectors/index.js";
 import { parseInput } from "../validation.js";
 import { recordWebhookEvent } from "../webhooks/record.js";
+import { recordActivity } from "../audit/record.js";
 import { receiptFor } from "./receipt.js";
 import { refundTransactionCodes, refundTransactionInput, type RefundTransactionInput } from "./schemas.js";
 
@@ -79,6 +80,13 @@ export async function refundTransaction(ctx: DomainContext, input: RefundTransac
         },
       });
       await recordWebhookEvent(tx, purchase.request, refund);
+      await recordActivity(tx, ctx, {
+        action: "transaction.refunded",
+        merchantId,
+        requestId: purchase.requestId,
+        transactionId: refund.id,
+        outcome: `REFUNDED ${refund.amount} of ${purchase.id}`,
+      });
       return { ...refund, request: purchase.request };
     },
     { maxWait: 10_000, timeout: 15_000 },

@@ -1,0 +1,39 @@
+import type { Tx } from "../../db.js";
+import type { Actor, DomainContext } from "../context.js";
+
+export type ActivityAction =
+  | "request.created"
+  | "request.paid"
+  | "request.cancelled"
+  | "request.expired"
+  | "transaction.refunded"
+  | "key.created"
+  | "key.revoked";
+
+/** How an actor is named in the audit trail: the key prefix, `operator` or `system`. */
+export function actorName(actor: Actor): string {
+  return actor.kind === "operator" ? "operator" : actor.keyPrefix;
+}
+
+/**
+ * Appends one activity, in the caller's transaction so it exists exactly when the change does.
+ * Only changes that happened are recorded; a failed call changes nothing, the trail included.
+ */
+export async function recordActivity(
+  tx: Tx,
+  ctx: DomainContext,
+  activity: { action: ActivityAction; merchantId?: string | null; requestId?: string; transactionId?: string; outcome: string },
+): Promise<void> {
+  await tx.activity.create({
+    data: {
+      action: activity.action,
+      actor: actorName(ctx.actor),
+      correlationId: ctx.requestId,
+      merchantId: activity.merchantId ?? null,
+      requestId: activity.requestId ?? null,
+      transactionId: activity.transactionId ?? null,
+      outcome: activity.outcome,
+      createdAt: ctx.now(),
+    },
+  });
+}
