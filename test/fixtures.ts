@@ -27,6 +27,8 @@ export interface RestCall {
   query?: Record<string, string>;
   form?: Record<string, string>;
   json?: unknown;
+  /** Extra request headers (Idempotency-Key, Origin, …). */
+  headers?: Record<string, string>;
   /** A raw body with its content type, for malformed input. */
   raw?: { body: string; contentType: string };
 }
@@ -35,7 +37,7 @@ export interface RestCall {
 export async function rest(operation: string, call: RestCall = {}) {
   const url = new URL(`http://test/api/${operation}`);
   for (const [name, value] of Object.entries(call.query ?? {})) url.searchParams.set(name, value);
-  const headers: Record<string, string> = call.apiKey ? { "x-api-key": call.apiKey } : {};
+  const headers: Record<string, string> = { ...(call.apiKey ? { "x-api-key": call.apiKey } : {}), ...call.headers };
   let body: string | undefined;
   if (call.form)
     [body, headers["content-type"]] = [new URLSearchParams(call.form).toString(), "application/x-www-form-urlencoded"];
@@ -45,5 +47,5 @@ export async function rest(operation: string, call: RestCall = {}) {
     new Request(url, { method: call.method ?? (body === undefined ? "GET" : "POST"), headers, body }),
   );
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- legacy JSON, asserted field by field
-  return { status: response.status, body: (await response.json()) as any };
+  return { status: response.status, headers: response.headers, body: (await response.json()) as any };
 }

@@ -37,6 +37,8 @@ export const stateConflictCodes = [
   "REQUEST_EXPIRED",
   "ALREADY_REFUNDED",
   "REPEAT_REFERENCE",
+  "IDEMPOTENCY_KEY_REUSED",
+  "IDEMPOTENCY_KEY_IN_USE",
 ] as const;
 export const ledgerRefusalCodes = ["INSUFFICIENT_ASSET_BALANCE", "INACTIVE_ASSET", "PAYMENT_DECLINED"] as const;
 
@@ -86,6 +88,8 @@ export const errorCodeDescriptions: Record<ErrorCode, string> = {
   REQUEST_EXPIRED: "the request has expired",
   ALREADY_REFUNDED: "the purchase was already refunded without an externalReference",
   REPEAT_REFERENCE: "the externalReference was already used with different parameters",
+  IDEMPOTENCY_KEY_REUSED: "the Idempotency-Key was already used with different parameters",
+  IDEMPOTENCY_KEY_IN_USE: "a call with this Idempotency-Key is still running; retry shortly",
   INSUFFICIENT_ASSET_BALANCE: "the ledger refused: the payer's balance is too low",
   INACTIVE_ASSET: "the ledger refused: the payer's account is unknown or inactive",
   PAYMENT_DECLINED: "the ledger declined the payment",

@@ -3,7 +3,9 @@ import { createRequest } from "../../domain/requests/create.js";
 import { getRequest } from "../../domain/requests/info.js";
 import { payRequest } from "../../domain/requests/pay.js";
 import { effectiveStatus } from "../../domain/requests/status.js";
+import type { DomainContext } from "../../domain/context.js";
 import { builder } from "../builder.js";
+import { idempotent } from "../idempotent.js";
 import { PaymentMethodEnum, RequestStatusEnum } from "../enums.js";
 import { Transaction } from "./transaction.js";
 
@@ -122,26 +124,43 @@ builder.queryFields((t) => ({
   }),
 }));
 
-builder.mutationFields((t) => ({
-  requestCreate: t.field({
-    type: PaymentRequest,
-    description: "Create a payment request (status NEW).",
-    args: { input: t.arg({ type: RequestCreateInput, required: true, description: "The request." }) },
-    errors: {},
-    resolve: async (_root, { input }, ctx) => createRequest(await ctx.domain(), input),
-  }),
-  requestPay: t.field({
-    type: PaymentRequest,
-    description: "Pay a request with an authorization at one of its ledgers.",
-    args: { input: t.arg({ type: RequestPayInput, required: true, description: "Request, ledger and authorization." }) },
-    errors: {},
-    resolve: async (_root, { input }, ctx) => payRequest(await ctx.domain(), input),
-  }),
-  requestCancel: t.field({
-    type: PaymentRequest,
-    description: "Cancel an open request.",
-    args: { input: t.arg({ type: RequestCancelInput, required: true, description: "The request." }) },
-    errors: {},
-    resolve: async (_root, { input }, ctx) => cancelRequest(await ctx.domain(), input),
-  }),
-}));
+const reloadRequest = (ctx: DomainContext) => (requestId: string) => getRequest(ctx, { requestId });
+
+builder.mutationFields((t) => {
+  const idempotencyKey = t.arg.string({ description: "Retries with the same key get the first outcome back (24 hours)." });
+  return {
+    requestCreate: t.field({
+      type: PaymentRequest,
+      description: "Create a payment request (status NEW).",
+      args: { input: t.arg({ type: RequestCreateInput, required: true, description: "The request." }), idempotencyKey },
+      errors: {},
+      resolve: async (_root, { input, idempotencyKey: key }, ctx) => {
+        const domain = await ctx.domain();
+        return idempotent(domain, key, "requestCreate", input, () => createRequest(domain, input), reloadRequest(domain));
+      },
+    }),
+    requestPay: t.field({
+      type: PaymentRequest,
+      description: "Pay a request with an authorization at one of its ledgers.",
+      args: {
+        input: t.arg({ type: RequestPayInput, required: true, description: "Request, ledger and authorization." }),
+        idempotencyKey,
+      },
+      errors: {},
+      resolve: async (_root, { input, idempotencyKey: key }, ctx) => {
+        const domain = await ctx.domain();
+        return idempotent(domain, key, "requestPay", input, () => payRequest(domain, input), reloadRequest(domain));
+      },
+    }),
+    requestCancel: t.field({
+      type: PaymentRequest,
+      description: "Cancel an open request.",
+      args: { input: t.arg({ type: RequestCancelInput, required: true, description: "The request." }), idempotencyKey },
+      errors: {},
+      resolve: async (_root, { input, idempotencyKey: key }, ctx) => {
+        const domain = await ctx.domain();
+        return idempotent(domain, key, "requestCancel", input, () => cancelRequest(domain, input), reloadRequest(domain));
+      },
+    }),
+  };
+});

@@ -1,6 +1,7 @@
 import { getTransaction } from "../../domain/transactions/info.js";
 import { refundTransaction } from "../../domain/transactions/refund.js";
 import { builder } from "../builder.js";
+import { idempotent } from "../idempotent.js";
 import { TransactionStateEnum, TransactionTypeEnum } from "../enums.js";
 
 export const Transaction = builder.prismaObject("Transaction", {
@@ -60,8 +61,21 @@ builder.mutationFields((t) => ({
   transactionRefund: t.field({
     type: Transaction,
     description: "Return all or part of a purchase to the payer. Refunds never total more than the purchase.",
-    args: { input: t.arg({ type: TransactionRefundInput, required: true, description: "Purchase, amount and reference." }) },
+    args: {
+      input: t.arg({ type: TransactionRefundInput, required: true, description: "Purchase, amount and reference." }),
+      idempotencyKey: t.arg.string({ description: "Retries with the same key get the first outcome back (24 hours)." }),
+    },
     errors: {},
-    resolve: async (_root, { input }, ctx) => refundTransaction(await ctx.domain(), input),
+    resolve: async (_root, { input, idempotencyKey }, ctx) => {
+      const domain = await ctx.domain();
+      return idempotent(
+        domain,
+        idempotencyKey,
+        "transactionRefund",
+        input,
+        () => refundTransaction(domain, input),
+        (transactionId) => getTransaction(domain, { transactionId }),
+      );
+    },
   }),
 }));

@@ -31,6 +31,8 @@ import {
 
 export interface Route {
   summary: string;
+  /** Changes state: accepts an Idempotency-Key. */
+  write?: true;
   /** The domain input schema the operation parses with; documents the parameters. */
   params: z.ZodObject;
   response: z.ZodType;
@@ -63,6 +65,7 @@ export const routes: Record<string, Route> = {
     handle: async (ctx, params) => presentConfiguration(await getMerchantConfiguration(ctx, params as ConfigurationInfoInput)),
   },
   "requests.create": {
+    write: true,
     summary: "Create a payment request.",
     params: createRequestInput,
     response: legacyPaymentRequest,
@@ -75,6 +78,7 @@ export const routes: Record<string, Route> = {
     handle: async (ctx, params) => presentRequest(await getRequest(ctx, params as RequestInfoInput), ctx.now()),
   },
   "requests.pay": {
+    write: true,
     summary: "Pay a request with an authorization at one of its ledgers.",
     params: legacyPayParams,
     response: legacyPaymentRequest,
@@ -82,12 +86,14 @@ export const routes: Record<string, Route> = {
       presentRequest(await payRequest(ctx, { ...params, authorization: authorizationOf(params) } as PayRequestInput), ctx.now()),
   },
   "requests.cancel": {
+    write: true,
     summary: "Cancel an open request.",
     params: cancelRequestInput,
     response: legacyPaymentRequest,
     handle: async (ctx, params) => presentRequest(await cancelRequest(ctx, params as CancelRequestInput), ctx.now()),
   },
   "transactions.refund": {
+    write: true,
     summary: "Refund all or part of a purchase.",
     params: refundTransactionInput,
     response: legacyTransaction,

@@ -1,0 +1,87 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { pool } from "../db.js";
+import type { Actor } from "./context.js";
+import { StateConflictError, ValidationError } from "./errors.js";
+
+const RETENTION_MS = 24 * 3_600_000;
+
+const idempotencyKey = z
+  .string()
+  .trim()
+  .min(1)
+  .max(255)
+  .regex(/^[\x21-\x7e]+$/, "printable ASCII without spaces");
+
+/** A stable hash of an operation and its parameters (object keys sorted). */
+export function fingerprintOf(operation: string, params: unknown): string {
+  const canonical = JSON.stringify(params, (_key, value) =>
+    value && typeof value === "object" && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value as object).sort(([a], [b]) => a.localeCompare(b)))
+      : typeof value === "bigint"
+        ? value.toString()
+        : value,
+  );
+  return createHash("sha256").update(`${operation}\n${canonical}`).digest("hex");
+}
+
+/**
+ * Runs a write at most once per (API key, idempotency key) for 24 hours and returns its first
+ * outcome to every retry, errors included. The claim is a single INSERT (an expired claim is taken
+ * over in the same statement), so two concurrent calls cannot both run: the second is told
+ * IDEMPOTENCY_KEY_IN_USE, and the same key with other parameters IDEMPOTENCY_KEY_REUSED.
+ * `run` returns the outcome to store; if it throws, the claim is released so a retry can run.
+ */
+export async function withIdempotency<O>(
+  actor: Actor,
+  key: string,
+  fingerprint: string,
+  run: () => Promise<O>,
+): Promise<{ outcome: O; replayed: boolean }> {
+  const parsed = idempotencyKey.safeParse(key);
+  if (!parsed.success)
+    throw new ValidationError(
+      "BAD_REQUEST",
+      `Idempotency-Key must be 1 to 255 characters of ${parsed.error.issues[0]!.message}.`,
+    );
+  const scope = actor.kind === "operator" ? "operator" : actor.keyPrefix;
+  const now = new Date();
+  const utc = (date: Date) => date.toISOString().replace("Z", "");
+
+  const claimed = await pool.query(
+    `INSERT INTO idempotency_key (api_key_prefix, key, fingerprint, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (api_key_prefix, key) DO UPDATE
+       SET fingerprint = EXCLUDED.fingerprint, outcome = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+       WHERE idempotency_key.expires_at < EXCLUDED.created_at
+     RETURNING 1`,
+    [scope, parsed.data, fingerprint, utc(now), utc(new Date(now.getTime() + RETENTION_MS))],
+  );
+  if (!claimed.rowCount) {
+    const { rows } = await pool.query<{ fingerprint: string; outcome: O | null }>(
+      "SELECT fingerprint, outcome FROM idempotency_key WHERE api_key_prefix = $1 AND key = $2",
+      [scope, parsed.data],
+    );
+    const first = rows[0];
+    if (first && first.fingerprint !== fingerprint) {
+      throw new StateConflictError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used with different parameters.");
+    }
+    if (!first || first.outcome === null) {
+      throw new StateConflictError("IDEMPOTENCY_KEY_IN_USE", "A call with this Idempotency-Key is still running.");
+    }
+    return { outcome: first.outcome, replayed: true };
+  }
+
+  let outcome: O;
+  try {
+    outcome = await run();
+  } catch (error) {
+    await pool.query("DELETE FROM idempotency_key WHERE api_key_prefix = $1 AND key = $2", [scope, parsed.data]);
+    throw error;
+  }
+  await pool.query("UPDATE idempotency_key SET outcome = $3 WHERE api_key_prefix = $1 AND key = $2", [
+    scope,
+    parsed.data,
+    JSON.stringify(outcome),
+  ]);
+  return { outcome, replayed: false };
+}
