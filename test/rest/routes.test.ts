@@ -396,7 +396,7 @@ describe("merchants.configurations.info", () => {
 
 describe("REST transport", () => {
   it("answers 401 KEY_NOT_AUTHORIZED without a key or with an unknown one", async () => {
-    expect(await rest("requests.info", { query: { requestId: crypto.randomUUID() } })).toEqual({
+    expect(await rest("requests.info", { query: { requestId: crypto.randomUUID() } })).toMatchObject({
       status: 401,
       body: { statusCode: 401, error: "Unauthorized", message: "KEY_NOT_AUTHORIZED", reason: expect.any(String) },
     });
@@ -418,7 +418,7 @@ describe("REST transport", () => {
 
   it("answers unknown routes with the contract's 404", async () => {
     for (const path of ["requests.nope", "nothing"]) {
-      expect(await rest(path)).toEqual({
+      expect(await rest(path)).toMatchObject({
         status: 404,
         body: { statusCode: 404, error: "Not Found", message: "Not Found", reason: expect.any(String) },
       });
