@@ -1,6 +1,8 @@
 import { createYoga, maskError } from "graphql-yoga";
 import { config } from "../config.js";
-import { DomainError } from "../domain/errors.js";
+import { GraphQLError } from "graphql";
+import { isDatabaseUnavailable } from "../db.js";
+import { DomainError, ExternalServiceError } from "../domain/errors.js";
 import { logger } from "../logger.js";
 import { createGraphQLContext } from "./context.js";
 import { schema } from "./schema.js";
@@ -23,6 +25,10 @@ export function createGraphQLHandler() {
         // Duck-typed: graphql's CJS and ESM builds can both be loaded, so instanceof GraphQLError is unreliable.
         const original = (error as { originalError?: unknown }).originalError ?? error;
         if (original instanceof DomainError) return error as Error;
+        if (isDatabaseUnavailable(original)) {
+          const unavailable = new ExternalServiceError();
+          return new GraphQLError(unavailable.message, { extensions: unavailable.extensions });
+        }
         return maskError(error, message, isDev);
       },
     },

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import { z } from "zod";
-import { DomainError, type ErrorCode } from "../../domain/errors.js";
+import { isDatabaseUnavailable } from "../../db.js";
+import { DomainError, ExternalServiceError, type ErrorCode } from "../../domain/errors.js";
 
 /** HTTP status of each CODE, as the contract's error table gives it. */
 const statusByCode: Record<ErrorCode, number> = {
@@ -52,8 +53,12 @@ export function errorResponseBody(statusCode: number, code: string, reason: stri
   return { statusCode, error: STATUS_CODES[statusCode] ?? "Error", message: code, reason };
 }
 
-/** The contract's error body and status for a failure. Anything not a DomainError is INTERNAL_ERROR. */
+/**
+ * The contract's error body and status for a failure. An unreachable database is
+ * EXTERNAL_SERVICE_ERROR (503, retry later); anything else not a DomainError is INTERNAL_ERROR.
+ */
 export function restError(error: unknown): ErrorBody {
+  if (!(error instanceof DomainError) && isDatabaseUnavailable(error)) return restError(new ExternalServiceError());
   if (error instanceof DomainError) {
     const code: ErrorCode = error.code;
     return errorResponseBody(statusByCode[code], code, error.message);

@@ -1,0 +1,103 @@
+import { spawn } from "node:child_process";
+import { createServer, connect, type Server, type Socket } from "node:net";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "../../src/db.js";
+import { testEnv } from "../../vitest.config.js";
+import { buildMerchant, type TestMerchant } from "../factories.js";
+import { until } from "./harness.js";
+
+/** A TCP proxy to PostgreSQL that the test can cut (dropping every connection) and restore. */
+function startProxy() {
+  const sockets = new Set<Socket>();
+  let open = true;
+  const server: Server = createServer((client) => {
+    if (!open) return client.destroy();
+    const upstream = connect(5432, "127.0.0.1");
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on("close", () => sockets.delete(s));
+      s.on("error", () => s.destroy());
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  return {
+    listen: () =>
+      new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port))),
+    cut() {
+      open = false;
+      for (const s of sockets) s.destroy();
+    },
+    restore() {
+      open = true;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const proxy = startProxy();
+let api: ReturnType<typeof spawn>;
+let base: string;
+let merchant: TestMerchant;
+
+beforeAll(async () => {
+  merchant = await buildMerchant();
+  const proxyPort = await proxy.listen();
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  base = `http://127.0.0.1:${port}`;
+  const url = new URL(testEnv.DATABASE_URL);
+  url.port = String(proxyPort);
+  api = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+    env: { ...process.env, PORT: String(port), DATABASE_URL: url.toString() },
+    stdio: "ignore",
+  });
+  await until(
+    () =>
+      fetch(`${base}/health`).then(
+        (r) => r.status,
+        () => 0,
+      ),
+    (status) => status === 200,
+    20_000,
+  );
+});
+
+afterAll(async () => {
+  api.kill("SIGKILL");
+  await proxy.close();
+});
+
+const create = (amount: number) =>
+  fetch(`${base}/api/requests.create`, {
+    method: "POST",
+    headers: { "x-api-key": merchant.apiKey, "content-type": "application/json" },
+    body: JSON.stringify({ merchantId: merchant.merchantId, asset: "NZD", amount }),
+  });
+
+describe("database outage", () => {
+  it("answers 503 EXTERNAL_SERVICE_ERROR quickly while the database is cut, writes nothing, and recovers", async () => {
+    expect((await create(1)).status).toBe(200);
+    expect((await fetch(`${base}/ready`)).status).toBe(200);
+
+    proxy.cut();
+    const started = Date.now();
+    const during = await create(2);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(during.status).toBe(503);
+    expect(await during.json()).toMatchObject({ statusCode: 503, message: "EXTERNAL_SERVICE_ERROR" });
+    expect((await fetch(`${base}/ready`)).status).toBe(503);
+
+    proxy.restore();
+    const after = await until(
+      () => create(3).then((r) => r.status),
+      (status) => status === 200,
+      20_000,
+    );
+    expect(after).toBe(200);
+    expect((await fetch(`${base}/ready`)).status).toBe(200);
+    const amounts = (
+      await db.paymentRequest.findMany({ where: { merchantId: merchant.merchantId }, select: { amount: true } })
+    ).map((r) => r.amount);
+    expect(amounts.sort()).toEqual([1n, 3n]);
+  }, 60_000);
+});
