@@ -8,6 +8,7 @@ export const testEnv = {
   DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/payreq_test",
   REDIS_URL: "redis://127.0.0.1:6379/15",
   LOG_LEVEL: "silent",
+  CORS_ORIGINS: "https://dashboard.example",
   WEBHOOK_SIGNING_KEY_DIR: `${tmpdir()}/payreq-test-signing-keys`,
 };
 

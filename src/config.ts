@@ -23,9 +23,25 @@ export const sharedEnv = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
 });
 
+const flag = z.enum(["true", "false"]).transform((v) => v === "true");
+
 const apiEnv = sharedEnv.extend({
   /** HTTP port of the API (GraphQL at /graphql). */
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  /** Browser origins allowed to call /graphql (comma-separated, e.g. https://dashboard.example); none by default. */
+  CORS_ORIGINS: z
+    .string()
+    .default("")
+    .transform((text) =>
+      text
+        .split(",")
+        .map((o) => o.trim())
+        .filter(Boolean),
+    ),
+  /** Serve GraphiQL to browsers at /graphql. Default: on except in production. */
+  GRAPHIQL: flag.optional(),
+  /** Answer introspection queries. Default: on except in production. */
+  GRAPHQL_INTROSPECTION: flag.optional(),
 });
 
 /**
@@ -44,7 +60,11 @@ const env = parseEnv(apiEnv);
 
 export const config = {
   env: env.NODE_ENV,
-  server: { port: env.PORT },
+  server: { port: env.PORT, corsOrigins: env.CORS_ORIGINS },
+  graphql: {
+    graphiql: env.GRAPHIQL ?? env.NODE_ENV !== "production",
+    introspection: env.GRAPHQL_INTROSPECTION ?? env.NODE_ENV !== "production",
+  },
   db: { url: env.DATABASE_URL },
   redis: { url: env.REDIS_URL },
   log: { level: env.LOG_LEVEL },

@@ -1,3 +1,7 @@
+import { useDisableIntrospection } from "@envelop/disable-introspection";
+import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
+import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
+import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
 import { createYoga, maskError } from "graphql-yoga";
 import { config } from "../config.js";
 import { GraphQLError } from "graphql";
@@ -17,7 +21,15 @@ export function createGraphQLHandler() {
     context: createGraphQLContext,
     graphqlEndpoint: "/graphql",
     landingPage: false,
-    graphiql: config.env === "production" ? false : { title: "Payment requests", headers: JSON.stringify({ "X-Api-Key": "" }) },
+    graphiql: config.graphql.graphiql ? { title: "Payment requests", headers: JSON.stringify({ "X-Api-Key": "" }) } : false,
+    plugins: [
+      // Browsers can send "simple" cross-site requests without a preflight; those must carry this header.
+      useCSRFPrevention({ requestHeaders: ["x-graphql-yoga-csrf", "x-api-key"] }),
+      // Abusive queries are refused before execution.
+      maxDepthPlugin({ n: 10, flattenFragments: true }),
+      costLimitPlugin({ maxCost: 5000 }),
+      ...(config.graphql.introspection ? [] : [useDisableIntrospection()]),
+    ],
     logging: logger.child({ component: "graphql" }),
     maskedErrors: {
       maskError(error, message, isDev) {

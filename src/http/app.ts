@@ -1,4 +1,6 @@
 import { Hono } from "hono";
+import { cors } from "hono/cors";
+import { config } from "../config.js";
 import { pool } from "../db.js";
 import { publishedSigningKeys } from "../domain/webhooks/signing-keys.js";
 import { createGraphQLHandler } from "../graphql/yoga.js";
@@ -9,7 +11,12 @@ export function createApp() {
   const yoga = createGraphQLHandler();
   const app = new Hono();
 
-  app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => yoga.fetch(c.req.raw));
+  // Dashboards call /graphql from browsers: only the configured origins may.
+  app.use(
+    "/graphql",
+    cors({ origin: config.server.corsOrigins, allowHeaders: ["content-type", "x-api-key", "idempotency-key"], maxAge: 600 }),
+  );
+  app.on(["GET", "POST"], "/graphql", (c) => yoga.fetch(c.req.raw));
   app.get("/health", (c) => c.json({ status: "ok" }));
   app.get("/ready", async (c) => {
     const database = await databaseReachable();

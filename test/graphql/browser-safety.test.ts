@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { app } from "../fixtures.js";
+import { buildMerchant } from "../factories.js";
+
+const post = (headers: Record<string, string>, body: string) =>
+  app.fetch(new Request("http://test/graphql", { method: "POST", headers, body }));
+
+describe("GraphQL browser safety", () => {
+  it("lets only configured origins call /graphql from a browser", async () => {
+    // vitest.config.ts sets CORS_ORIGINS=https://dashboard.example for the suite.
+    const preflight = (origin: string) =>
+      app.fetch(
+        new Request("http://test/graphql", {
+          method: "OPTIONS",
+          headers: {
+            origin,
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "content-type,x-api-key",
+          },
+        }),
+      );
+    const allowed = await preflight("https://dashboard.example");
+    expect(allowed.headers.get("access-control-allow-origin")).toBe("https://dashboard.example");
+    expect(allowed.headers.get("access-control-allow-headers")).toContain("x-api-key");
+    const refused = await preflight("https://evil.example");
+    expect(refused.headers.get("access-control-allow-origin")).not.toBe("https://evil.example");
+  });
+
+  it("refuses simple cross-site requests that could be forged (CSRF)", async () => {
+    const forged = await post({ "content-type": "text/plain" }, JSON.stringify({ query: "{ __typename }" }));
+    expect(forged.status).toBe(403);
+  });
+
+  it("refuses queries nested deeper than the limit before running them", async () => {
+    const merchant = await buildMerchant();
+    const deep = `{ transaction(id: "${crypto.randomUUID()}") { ${"request { paidBy { ".repeat(6)} id ${"} } ".repeat(6)} } }`;
+    const response = await post(
+      { "content-type": "application/json", "x-api-key": merchant.apiKey },
+      JSON.stringify({ query: deep }),
+    );
+    const body = (await response.json()) as { errors?: { message: string }[]; data?: unknown };
+    expect(body.errors?.[0]?.message).toMatch(/depth/i);
+  });
+});
