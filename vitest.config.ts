@@ -9,6 +9,7 @@ export const testEnv = {
   REDIS_URL: "redis://127.0.0.1:6379/15",
   LOG_LEVEL: "silent",
   CORS_ORIGINS: "https://dashboard.example",
+  RATE_LIMIT_PER_MINUTE: "100000",
   WEBHOOK_SIGNING_KEY_DIR: `${tmpdir()}/payreq-test-signing-keys`,
 };
 

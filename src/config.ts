@@ -38,6 +38,8 @@ const apiEnv = sharedEnv.extend({
         .map((o) => o.trim())
         .filter(Boolean),
     ),
+  /** Requests per minute per API key unless the key has its own limit (counted in Redis). */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(200),
   /** Serve GraphiQL to browsers at /graphql. Default: on except in production. */
   GRAPHIQL: flag.optional(),
   /** Answer introspection queries. Default: on except in production. */
@@ -67,5 +69,6 @@ export const config = {
   },
   db: { url: env.DATABASE_URL },
   redis: { url: env.REDIS_URL },
+  rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE },
   log: { level: env.LOG_LEVEL },
 };

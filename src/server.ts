@@ -1,6 +1,7 @@
 import { serve } from "@hono/node-server";
 import { config } from "./config.js";
 import { db, pool } from "./db.js";
+import { redis } from "./redis.js";
 import { createApp } from "./http/app.js";
 import { logger } from "./logger.js";
 
@@ -19,6 +20,7 @@ async function shutdown(signal: string) {
   await app.dispose();
   await db.$disconnect();
   await pool.end();
+  redis.disconnect();
   clearTimeout(force);
   process.exit(0);
 }

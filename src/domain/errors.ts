@@ -56,6 +56,7 @@ export const errorCodes = [
   ...ledgerRefusalCodes,
   "KEY_NOT_AUTHORIZED",
   "EXTERNAL_SERVICE_ERROR",
+  "RATE_LIMIT_EXCEEDED",
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
@@ -95,6 +96,7 @@ export const errorCodeDescriptions: Record<ErrorCode, string> = {
   PAYMENT_DECLINED: "the ledger declined the payment",
   KEY_NOT_AUTHORIZED: "the X-Api-Key header is missing, unknown or revoked",
   EXTERNAL_SERVICE_ERROR: "a ledger or dependency is unavailable; nothing changed, retry later",
+  RATE_LIMIT_EXCEEDED: "the key made too many requests this minute; retry after Retry-After seconds",
 };
 
 export abstract class DomainError<C extends ErrorCode = ErrorCode> extends Error {
@@ -138,5 +140,12 @@ export class UnauthenticatedError extends DomainError<"KEY_NOT_AUTHORIZED"> {
 export class ExternalServiceError extends DomainError<"EXTERNAL_SERVICE_ERROR"> {
   constructor(message = "A dependency is unavailable; try again later.") {
     super("EXTERNAL_SERVICE_ERROR", message);
+  }
+}
+
+/** The key used up its requests for this minute. */
+export class RateLimitedError extends DomainError<"RATE_LIMIT_EXCEEDED"> {
+  constructor(readonly retryAfterSeconds: number) {
+    super("RATE_LIMIT_EXCEEDED", `Too many requests; retry in ${retryAfterSeconds} s.`);
   }
 }

@@ -5,6 +5,7 @@ import { db } from "../db.js";
 import {
   ExternalServiceError,
   ForbiddenError,
+  RateLimitedError,
   LedgerRefusedError,
   NotFoundError,
   StateConflictError,
@@ -45,6 +46,7 @@ export const builder = new SchemaBuilder<{
       LedgerRefusedError,
       UnauthenticatedError,
       ExternalServiceError,
+      RateLimitedError,
     ],
     directResult: true,
     defaultUnionOptions: {

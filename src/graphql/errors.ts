@@ -2,6 +2,7 @@ import {
   DomainError,
   ExternalServiceError,
   ForbiddenError,
+  RateLimitedError,
   LedgerRefusedError,
   NotFoundError,
   StateConflictError,
@@ -31,3 +32,4 @@ errorType(StateConflictError, "StateConflictError", "The request or transaction 
 errorType(LedgerRefusedError, "LedgerRefusedError", "The ledger refused the payment.");
 errorType(UnauthenticatedError, "AuthenticationError", "The X-Api-Key header is missing, unknown or revoked.");
 errorType(ExternalServiceError, "ExternalServiceError", "A ledger or dependency is unavailable; retry later.");
+errorType(RateLimitedError, "RateLimitedError", "The key made too many requests this minute.");

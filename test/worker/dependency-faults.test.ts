@@ -7,13 +7,13 @@ import { testEnv } from "../../vitest.config.js";
 import { buildMerchant, type TestMerchant } from "../factories.js";
 import { until } from "./harness.js";
 
-/** A TCP proxy to PostgreSQL that the test can cut (dropping every connection) and restore. */
-function startProxy() {
+/** A TCP proxy to a local service that the test can cut (dropping every connection) and restore. */
+function startProxy(targetPort: number) {
   const sockets = new Set<Socket>();
   let open = true;
   const server: Server = createServer((client) => {
     if (!open) return client.destroy();
-    const upstream = connect(5432, "127.0.0.1");
+    const upstream = connect(targetPort, "127.0.0.1");
     for (const s of [client, upstream]) {
       sockets.add(s);
       s.on("close", () => sockets.delete(s));
@@ -35,7 +35,8 @@ function startProxy() {
   };
 }
 
-const proxy = startProxy();
+const proxy = startProxy(5432);
+const redisProxy = startProxy(6379);
 let api: ReturnType<typeof spawn>;
 let base: string;
 let merchant: TestMerchant;
@@ -43,12 +44,14 @@ let merchant: TestMerchant;
 beforeAll(async () => {
   merchant = await buildMerchant();
   const proxyPort = await proxy.listen();
+  const redisUrl = new URL(testEnv.REDIS_URL);
+  redisUrl.port = String(await redisProxy.listen());
   const port = 20000 + Math.floor(Math.random() * 20000);
   base = `http://127.0.0.1:${port}`;
   const url = new URL(testEnv.DATABASE_URL);
   url.port = String(proxyPort);
   api = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
-    env: { ...process.env, PORT: String(port), DATABASE_URL: url.toString() },
+    env: { ...process.env, PORT: String(port), DATABASE_URL: url.toString(), REDIS_URL: redisUrl.toString() },
     stdio: "ignore",
   });
   await until(
@@ -64,7 +67,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   api.kill("SIGKILL");
-  await proxy.close();
+  await Promise.all([proxy.close(), redisProxy.close()]);
 });
 
 const create = (amount: number) =>
@@ -99,5 +102,27 @@ describe("database outage", () => {
       await db.paymentRequest.findMany({ where: { merchantId: merchant.merchantId }, select: { amount: true } })
     ).map((r) => r.amount);
     expect(amounts.sort()).toEqual([1n, 3n]);
+  }, 60_000);
+
+  it("answers 503 while Redis (the rate limiter's store) is cut, and recovers", async () => {
+    redisProxy.cut();
+    const started = Date.now();
+    const during = await create(4);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(during.status).toBe(503);
+    expect(await during.json()).toMatchObject({ message: "EXTERNAL_SERVICE_ERROR" });
+
+    redisProxy.restore();
+    expect(
+      await until(
+        () => create(5).then((r) => r.status),
+        (status) => status === 200,
+        20_000,
+      ),
+    ).toBe(200);
+    const amounts = (
+      await db.paymentRequest.findMany({ where: { merchantId: merchant.merchantId }, select: { amount: true } })
+    ).map((r) => r.amount);
+    expect(amounts.sort()).toEqual([1n, 3n, 5n]);
   }, 60_000);
 });

@@ -39,6 +39,7 @@ const statusByCode: Record<ErrorCode, number> = {
   IDEMPOTENCY_KEY_IN_USE: 409,
   INVALID_TRANSACTION_TYPE: 403,
   EXTERNAL_SERVICE_ERROR: 503,
+  RATE_LIMIT_EXCEEDED: 429,
 };
 
 export const errorBody = z.object({

@@ -1,5 +1,5 @@
 import type { Hono } from "hono";
-import { DomainError } from "../../domain/errors.js";
+import { DomainError, RateLimitedError } from "../../domain/errors.js";
 import { fingerprintOf, withIdempotency } from "../../domain/idempotency.js";
 import { logger } from "../../logger.js";
 import { requestContext } from "../request-context.js";
@@ -43,6 +43,7 @@ export function mountRest(app: Hono) {
       return c.json(outcome.body as object, outcome.status as 200);
     } catch (error) {
       const body = restError(error);
+      if (error instanceof RateLimitedError) c.header("Retry-After", String(error.retryAfterSeconds));
       if (body.statusCode >= 500) logger.error({ err: error, requestId: context.requestId }, "unexpected error in REST route");
       return c.json(body, body.statusCode as 400);
     }

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { db } from "../../src/db.js";
+import { keyPrefixOf } from "../../src/domain/keys/api-key.js";
+import { app, rest } from "../fixtures.js";
+import { buildMerchant } from "../factories.js";
+
+async function limitedMerchant(perMinute: number) {
+  const merchant = await buildMerchant();
+  await db.apiKey.update({ where: { prefix: keyPrefixOf(merchant.apiKey) }, data: { rateLimitPerMinute: perMinute } });
+  return merchant;
+}
+
+describe("rate limits", () => {
+  it("answers 429 RATE_LIMIT_EXCEEDED with Retry-After once a key used up its minute, and changes nothing", async () => {
+    const merchant = await limitedMerchant(3);
+    const create = () =>
+      rest("requests.create", { apiKey: merchant.apiKey, json: { merchantId: merchant.merchantId, asset: "NZD", amount: 5 } });
+    expect([(await create()).status, (await create()).status, (await create()).status]).toEqual([200, 200, 200]);
+    const limited = await create();
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ statusCode: 429, error: "Too Many Requests", message: "RATE_LIMIT_EXCEEDED" });
+    const retryAfter = Number(limited.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(await db.paymentRequest.count({ where: { merchantId: merchant.merchantId } })).toBe(3);
+  });
+
+  it("counts GraphQL calls too, and each key separately", async () => {
+    const merchant = await limitedMerchant(1);
+    const other = await buildMerchant();
+    const query = (apiKey: string) =>
+      app.fetch(
+        new Request("http://test/graphql", {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-api-key": apiKey },
+          body: JSON.stringify({ query: `{ paymentRequest(id: "${crypto.randomUUID()}") { id } }` }),
+        }),
+      );
+    await query(merchant.apiKey);
+    const limited = (await (await query(merchant.apiKey)).json()) as { errors: { extensions: { code: string } }[] };
+    expect(limited.errors[0]!.extensions.code).toBe("RATE_LIMIT_EXCEEDED");
+    const fine = (await (await query(other.apiKey)).json()) as { errors: { extensions: { code: string } }[] };
+    expect(fine.errors[0]!.extensions.code).toBe("REQUEST_NOT_FOUND");
+  });
+});
