@@ -60,6 +60,8 @@ export type ErrorCode =
   | 'NO_AVAILABLE_PAYMENT_OPTIONS'
   /** the ledger declined the payment */
   | 'PAYMENT_DECLINED'
+  /** the key made too many requests this minute; retry after Retry-After seconds */
+  | 'RATE_LIMIT_EXCEEDED'
   /** the externalReference was already used with different parameters */
   | 'REPEAT_REFERENCE'
   /** the request has been cancelled */
@@ -173,6 +175,7 @@ export type CreateRequestMutation = { requestCreate:
     | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
     | { __typename: 'NotFoundError', code: ErrorCode, message: string }
     | { __typename: 'PaymentRequest', id: string, status: RequestStatus, requestCode: string, expiresAt: string, denomination: { amount: number, asset: string }, payments: Array<{ ledger: string, amount: number, methods: Array<PaymentMethod> }>, paidBy: { id: string } | null }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string }
     | { __typename: 'StateConflictError', code: ErrorCode, message: string }
     | { __typename: 'ValidationError', code: ErrorCode, message: string }
    };
@@ -189,6 +192,7 @@ export type PayRequestMutation = { requestPay:
     | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
     | { __typename: 'NotFoundError', code: ErrorCode, message: string }
     | { __typename: 'PaymentRequest', id: string, status: RequestStatus, paidBy: { id: string, transactionType: TransactionType, amount: number, ledger: string, authCode: string, responseCode: string } | null }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string }
     | { __typename: 'StateConflictError', code: ErrorCode, message: string }
     | { __typename: 'ValidationError', code: ErrorCode, message: string }
    };
@@ -205,6 +209,7 @@ export type CancelRequestMutation = { requestCancel:
     | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
     | { __typename: 'NotFoundError', code: ErrorCode, message: string }
     | { __typename: 'PaymentRequest', id: string, status: RequestStatus, paidBy: { id: string } | null }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string }
     | { __typename: 'StateConflictError', code: ErrorCode, message: string }
     | { __typename: 'ValidationError', code: ErrorCode, message: string }
    };
@@ -220,6 +225,7 @@ export type RefundTransactionMutation = { transactionRefund:
     | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
     | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
     | { __typename: 'NotFoundError', code: ErrorCode, message: string }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string }
     | { __typename: 'StateConflictError', code: ErrorCode, message: string }
     | { __typename: 'Transaction', id: string, transactionType: TransactionType, amount: number, externalReference: string | null, purchase: { id: string, refundableAmount: number | null } | null }
     | { __typename: 'ValidationError', code: ErrorCode, message: string }
@@ -273,6 +279,7 @@ export type RedeliverMutation = { webhookEventRedeliver:
     | { __typename: 'ForbiddenError', code: ErrorCode }
     | { __typename: 'LedgerRefusedError', code: ErrorCode }
     | { __typename: 'NotFoundError', code: ErrorCode }
+    | { __typename: 'RateLimitedError', code: ErrorCode }
     | { __typename: 'StateConflictError', code: ErrorCode }
     | { __typename: 'ValidationError', code: ErrorCode }
     | { __typename: 'WebhookEvent', id: string, state: WebhookEventState, nextAttemptAt: string }
@@ -290,6 +297,7 @@ export type ParityCreateMutation = { requestCreate:
     | { __typename: 'LedgerRefusedError', code: ErrorCode }
     | { __typename: 'NotFoundError', code: ErrorCode }
     | { __typename: 'PaymentRequest', id: string }
+    | { __typename: 'RateLimitedError', code: ErrorCode }
     | { __typename: 'StateConflictError', code: ErrorCode }
     | { __typename: 'ValidationError', code: ErrorCode }
    };
@@ -306,6 +314,7 @@ export type ParityPayMutation = { requestPay:
     | { __typename: 'LedgerRefusedError', code: ErrorCode }
     | { __typename: 'NotFoundError', code: ErrorCode }
     | { __typename: 'PaymentRequest', paidBy: { id: string } | null }
+    | { __typename: 'RateLimitedError', code: ErrorCode }
     | { __typename: 'StateConflictError', code: ErrorCode }
     | { __typename: 'ValidationError', code: ErrorCode }
    };
@@ -322,6 +331,7 @@ export type ParityCancelMutation = { requestCancel:
     | { __typename: 'LedgerRefusedError', code: ErrorCode }
     | { __typename: 'NotFoundError', code: ErrorCode }
     | { __typename: 'PaymentRequest' }
+    | { __typename: 'RateLimitedError', code: ErrorCode }
     | { __typename: 'StateConflictError', code: ErrorCode }
     | { __typename: 'ValidationError', code: ErrorCode }
    };
@@ -337,6 +347,7 @@ export type ParityRefundMutation = { transactionRefund:
     | { __typename: 'ForbiddenError', code: ErrorCode }
     | { __typename: 'LedgerRefusedError', code: ErrorCode }
     | { __typename: 'NotFoundError', code: ErrorCode }
+    | { __typename: 'RateLimitedError', code: ErrorCode }
     | { __typename: 'StateConflictError', code: ErrorCode }
     | { __typename: 'Transaction' }
     | { __typename: 'ValidationError', code: ErrorCode }
@@ -355,6 +366,7 @@ export type IdempotentCreateMutation = { requestCreate:
     | { __typename: 'LedgerRefusedError', code: ErrorCode }
     | { __typename: 'NotFoundError', code: ErrorCode }
     | { __typename: 'PaymentRequest', id: string }
+    | { __typename: 'RateLimitedError', code: ErrorCode }
     | { __typename: 'StateConflictError', code: ErrorCode }
     | { __typename: 'ValidationError', code: ErrorCode }
    };
