@@ -1,5 +1,7 @@
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
+import { MAX_BODY_BYTES } from "./limits.js";
 import { config } from "../config.js";
 import { pool } from "../db.js";
 import { publishedSigningKeys } from "../domain/webhooks/signing-keys.js";
@@ -15,6 +17,17 @@ export function createApp() {
   app.use(
     "/graphql",
     cors({ origin: config.server.corsOrigins, allowHeaders: ["content-type", "x-api-key", "idempotency-key"], maxAge: 600 }),
+  );
+  app.use(
+    "/graphql",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) =>
+        c.json(
+          { errors: [{ message: `The body is larger than ${MAX_BODY_BYTES} bytes.`, extensions: { code: "BAD_REQUEST" } }] },
+          413,
+        ),
+    }),
   );
   app.on(["GET", "POST"], "/graphql", (c) => yoga.fetch(c.req.raw));
   app.get("/health", (c) => c.json({ status: "ok" }));

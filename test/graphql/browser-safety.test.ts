@@ -31,6 +31,14 @@ describe("GraphQL browser safety", () => {
     expect(forged.status).toBe(403);
   });
 
+  it("refuses bodies over 64 KiB", async () => {
+    const response = await post(
+      { "content-type": "application/json" },
+      JSON.stringify({ query: `{ __typename }`, pad: "x".repeat(70_000) }),
+    );
+    expect(response.status).toBe(413);
+  });
+
   it("refuses queries nested deeper than the limit before running them", async () => {
     const merchant = await buildMerchant();
     const deep = `{ transaction(id: "${crypto.randomUUID()}") { ${"request { paidBy { ".repeat(6)} id ${"} } ".repeat(6)} } }`;

@@ -1,9 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
 import { ValidationError } from "../../domain/errors.js";
+import { MAX_BODY_BYTES } from "../limits.js";
 
-/** Largest request body read; larger bodies are BAD_REQUEST. */
-export const MAX_BODY_BYTES = 64 * 1024;
 
 export type Params = Record<string, unknown>;
 
