@@ -1,6 +1,7 @@
 import SchemaBuilder from "@pothos/core";
 import ErrorsPlugin from "@pothos/plugin-errors";
 import PrismaPlugin from "@pothos/plugin-prisma";
+import RelayPlugin from "@pothos/plugin-relay";
 import { db } from "../db.js";
 import {
   ExternalServiceError,
@@ -27,7 +28,23 @@ export const builder = new SchemaBuilder<{
   };
   DefaultFieldNullability: false;
 }>({
-  plugins: [ErrorsPlugin, PrismaPlugin],
+  plugins: [ErrorsPlugin, RelayPlugin, PrismaPlugin],
+  relay: {
+    // Descriptions for the types and arguments the Relay plugin generates, for GraphiQL's docs.
+    pageInfoTypeOptions: { description: "Where a page sits in its list." },
+    hasNextPageFieldOptions: { description: "More items follow this page." },
+    hasPreviousPageFieldOptions: { description: "Items come before this page." },
+    startCursorFieldOptions: { description: "Cursor of the first item of the page." },
+    endCursorFieldOptions: { description: "Cursor of the last item of the page." },
+    edgesFieldOptions: { description: "The items of the page with their cursors." },
+    pageInfoFieldOptions: { description: "Where the page sits in the list." },
+    cursorFieldOptions: { description: "Opaque position of the item, for `after` or `before`." },
+    nodeFieldOptions: { description: "The item." },
+    firstArgOptions: { description: "At most this many items after `after` (default 20, at most 100)." },
+    lastArgOptions: { description: "At most this many items before `before`." },
+    afterArgOptions: { description: "Start after this cursor." },
+    beforeArgOptions: { description: "End before this cursor." },
+  },
   defaultFieldNullability: false,
   prisma: {
     client: db,

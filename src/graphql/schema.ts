@@ -6,6 +6,7 @@ import "./types/merchant-configuration.js";
 import "./types/request.js";
 import "./types/transaction.js";
 import "./types/activity.js";
+import "./types/lists.js";
 import "./types/webhook-event.js";
 
 builder.queryType({ description: "Reads. Every field needs an X-Api-Key header." });

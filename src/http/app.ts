@@ -6,6 +6,7 @@ import { config } from "../config.js";
 import { pool } from "../db.js";
 import { publishedSigningKeys } from "../domain/webhooks/signing-keys.js";
 import { createGraphQLHandler } from "../graphql/yoga.js";
+import { mountQrCodes } from "./qr.js";
 import { mountRest } from "./rest/router.js";
 
 /** The API as a fetch handler: /graphql for GraphQL (GraphiQL in a browser), /api/* for the dotted routes. */
@@ -44,6 +45,7 @@ export function createApp() {
     return c.json(await publishedSigningKeys(new Date()));
   });
   mountRest(app);
+  mountQrCodes(app);
   app.notFound((c) =>
     c.json({ statusCode: 404, error: "Not Found", message: "Not Found", reason: `No route ${c.req.method} ${c.req.path}` }, 404),
   );

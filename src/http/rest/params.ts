@@ -3,7 +3,6 @@ import type { Context } from "hono";
 import { ValidationError } from "../../domain/errors.js";
 import { MAX_BODY_BYTES } from "../limits.js";
 
-
 export type Params = Record<string, unknown>;
 
 /**

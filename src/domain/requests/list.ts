@@ -1,0 +1,82 @@
+import { db, type Prisma } from "../../db.js";
+import type { RequestStatus, TransactionType } from "../../generated/prisma/client.js";
+import { requireMerchant } from "../auth.js";
+import type { DomainContext } from "../context.js";
+
+export interface RequestFilter {
+  status?: RequestStatus[] | null;
+  createdFrom?: Date | null;
+  createdTo?: Date | null;
+  externalReference?: string | null;
+  clientId?: string | null;
+  ledger?: string | null;
+}
+
+/** Where a status reads as it does: an overdue NEW request reads EXPIRED, so filters follow that. */
+function statusWhere(statuses: RequestStatus[], now: Date): Prisma.PaymentRequestWhereInput {
+  return {
+    OR: statuses.map((status) =>
+      status === "NEW"
+        ? { status: "NEW", expiresAt: { gt: now } }
+        : status === "EXPIRED"
+          ? { OR: [{ status: "EXPIRED" }, { status: "NEW", expiresAt: { lte: now } }] }
+          : { status },
+    ),
+  };
+}
+
+/**
+ * The calling merchant's payment requests, newest first, filtered; `page` carries a connection's
+ * cursor, take and skip (and a resolver's include) and is spread into the query.
+ */
+export async function listRequests(ctx: DomainContext, filter: RequestFilter, page: object = {}) {
+  const { merchantId } = requireMerchant(ctx);
+  return db.paymentRequest.findMany({
+    ...page,
+    where: {
+      merchantId,
+      ...(filter.status?.length ? statusWhere(filter.status, ctx.now()) : {}),
+      ...(filter.createdFrom || filter.createdTo
+        ? {
+            createdAt: {
+              ...(filter.createdFrom ? { gte: filter.createdFrom } : {}),
+              ...(filter.createdTo ? { lt: filter.createdTo } : {}),
+            },
+          }
+        : {}),
+      ...(filter.externalReference ? { externalReference: filter.externalReference } : {}),
+      ...(filter.clientId ? { clientId: filter.clientId } : {}),
+      ...(filter.ledger ? { options: { some: { ledgerId: filter.ledger } } } : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+}
+
+export interface TransactionFilter {
+  type?: TransactionType | null;
+  ledger?: string | null;
+  createdFrom?: Date | null;
+  createdTo?: Date | null;
+}
+
+/** The calling merchant's transactions, newest first, filtered (see listRequests for `page`). */
+export async function listTransactions(ctx: DomainContext, filter: TransactionFilter, page: object = {}) {
+  const { merchantId } = requireMerchant(ctx);
+  return db.transaction.findMany({
+    ...page,
+    where: {
+      merchantId,
+      ...(filter.type ? { type: filter.type } : {}),
+      ...(filter.ledger ? { ledgerId: filter.ledger } : {}),
+      ...(filter.createdFrom || filter.createdTo
+        ? {
+            createdAt: {
+              ...(filter.createdFrom ? { gte: filter.createdFrom } : {}),
+              ...(filter.createdTo ? { lt: filter.createdTo } : {}),
+            },
+          }
+        : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+}

@@ -1,0 +1,50 @@
+import { listRequests, listTransactions } from "../../domain/requests/list.js";
+import { builder } from "../builder.js";
+import { RequestStatusEnum, TransactionTypeEnum } from "../enums.js";
+
+const RequestFilter = builder.inputType("RequestFilter", {
+  description: "Narrows a list of payment requests; every field is optional.",
+  fields: (t) => ({
+    status: t.field({ type: [RequestStatusEnum], description: "Any of these statuses (as they read now)." }),
+    createdFrom: t.field({ type: "DateTime", description: "Created at or after this." }),
+    createdTo: t.field({ type: "DateTime", description: "Created before this." }),
+    externalReference: t.string({ description: "The merchant's reference." }),
+    clientId: t.id({ description: "Made under this client configuration." }),
+    ledger: t.string({ description: "Offering a payment option at this ledger." }),
+  }),
+});
+
+const TransactionFilter = builder.inputType("TransactionFilter", {
+  description: "Narrows a list of transactions; every field is optional.",
+  fields: (t) => ({
+    type: t.field({ type: TransactionTypeEnum, description: "PURCHASE or REFUND." }),
+    ledger: t.string({ description: "At this ledger." }),
+    createdFrom: t.field({ type: "DateTime", description: "Completed at or after this." }),
+    createdTo: t.field({ type: "DateTime", description: "Completed before this." }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  paymentRequests: t.prismaConnection(
+    {
+      type: "PaymentRequest",
+      cursor: "id",
+      description: "The merchant's payment requests, newest first (Relay cursor pagination).",
+      args: { filter: t.arg({ type: RequestFilter, description: "Optional filters." }) },
+      resolve: async (query, _root, args, ctx) => listRequests(await ctx.domain(), args.filter ?? {}, query),
+    },
+    { description: "A page of payment requests." },
+    { description: "A payment request and its cursor." },
+  ),
+  transactions: t.prismaConnection(
+    {
+      type: "Transaction",
+      cursor: "id",
+      description: "The merchant's transactions, newest first (Relay cursor pagination).",
+      args: { filter: t.arg({ type: TransactionFilter, description: "Optional filters." }) },
+      resolve: async (query, _root, args, ctx) => listTransactions(await ctx.domain(), args.filter ?? {}, query),
+    },
+    { description: "A page of transactions." },
+    { description: "A transaction and its cursor." },
+  ),
+}));

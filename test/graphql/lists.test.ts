@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { db } from "../../src/db.js";
+import { payRequest } from "../../src/domain/requests/pay.js";
+import { gql } from "../fixtures.js";
+import { buildMerchant, buildRequest, payer } from "../factories.js";
+import { graphql } from "../gql/index.js";
+
+const Requests = graphql(`
+  query DashboardRequests($first: Int, $after: String, $last: Int, $before: String, $filter: RequestFilter) {
+    paymentRequests(first: $first, after: $after, last: $last, before: $before, filter: $filter) {
+      edges {
+        cursor
+        node {
+          id
+          status
+          externalReference
+        }
+      }
+      pageInfo {
+        hasNextPage
+        hasPreviousPage
+        startCursor
+        endCursor
+      }
+    }
+  }
+`);
+
+const Transactions = graphql(`
+  query DashboardTransactions($filter: TransactionFilter) {
+    transactions(first: 10, filter: $filter) {
+      edges {
+        node {
+          id
+          transactionType
+          amount
+        }
+      }
+    }
+  }
+`);
+
+describe("dashboard lists", () => {
+  it("pages through a merchant's requests newest first, forwards and backwards, and filters them", async () => {
+    const merchant = await buildMerchant();
+    const base = Date.parse("2026-01-01T00:00:00Z");
+    for (let i = 0; i < 5; i++) {
+      const { request } = await buildRequest({ merchant, externalReference: `ref-${i}` });
+      await db.paymentRequest.update({ where: { id: request.id }, data: { createdAt: new Date(base + i * 60_000) } });
+    }
+    const refs = (edges: { node: { externalReference?: string | null } }[]) => edges.map((e) => e.node.externalReference);
+
+    const page1 = (await gql(Requests, { first: 2 }, merchant.apiKey)).data!.paymentRequests;
+    expect(refs(page1.edges)).toEqual(["ref-4", "ref-3"]);
+    expect(page1.pageInfo.hasNextPage).toBe(true);
+    const page2 = (await gql(Requests, { first: 2, after: page1.pageInfo.endCursor }, merchant.apiKey)).data!.paymentRequests;
+    expect(refs(page2.edges)).toEqual(["ref-2", "ref-1"]);
+    const back = (await gql(Requests, { last: 2, before: page2.pageInfo.startCursor }, merchant.apiKey)).data!.paymentRequests;
+    expect(refs(back.edges)).toEqual(["ref-4", "ref-3"]);
+
+    const byRef = (await gql(Requests, { first: 10, filter: { externalReference: "ref-2" } }, merchant.apiKey)).data!
+      .paymentRequests;
+    expect(refs(byRef.edges)).toEqual(["ref-2"]);
+    const byTime = await gql(
+      Requests,
+      {
+        first: 10,
+        filter: { createdFrom: new Date(base + 60_000).toISOString(), createdTo: new Date(base + 180_000).toISOString() },
+      },
+      merchant.apiKey,
+    );
+    expect(refs(byTime.data!.paymentRequests.edges)).toEqual(["ref-2", "ref-1"]);
+  });
+
+  it("filters by status as requests read now, by ledger, and lists transactions by type", async () => {
+    const merchant = await buildMerchant();
+    const { request: paid } = await buildRequest({ merchant, externalReference: "paid" });
+    await payRequest(payer, { requestId: paid.id, authorization: "x", ledger: "test.uplink" });
+    const { request: overdue } = await buildRequest({ merchant, externalReference: "overdue" });
+    await db.paymentRequest.update({ where: { id: overdue.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await buildRequest({ merchant, externalReference: "open" });
+
+    const ofStatus = async (status: ("NEW" | "PAID" | "EXPIRED")[]) =>
+      (await gql(Requests, { first: 10, filter: { status } }, merchant.apiKey)).data!.paymentRequests.edges.map(
+        (e) => e.node.externalReference,
+      );
+    expect(await ofStatus(["PAID"])).toEqual(["paid"]);
+    expect(await ofStatus(["EXPIRED"])).toEqual(["overdue"]);
+    expect(await ofStatus(["NEW"])).toEqual(["open"]);
+    const atWallet = await gql(Requests, { first: 10, filter: { ledger: "sandbox.nzd.wallet" } }, merchant.apiKey);
+    expect(atWallet.data!.paymentRequests.edges).toHaveLength(3);
+    const atNowhere = await gql(Requests, { first: 10, filter: { ledger: "sandbox.aud.wallet" } }, merchant.apiKey);
+    expect(atNowhere.data!.paymentRequests.edges).toHaveLength(0);
+
+    const purchases = await gql(Transactions, { filter: { type: "PURCHASE" } }, merchant.apiKey);
+    expect(purchases.data!.transactions.edges.map((e) => e.node.transactionType)).toEqual(["PURCHASE"]);
+  });
+
+  it("shows each merchant only its own", async () => {
+    const [a, b] = await Promise.all([buildMerchant(), buildMerchant()]);
+    await buildRequest({ merchant: a });
+    expect((await gql(Requests, { first: 10 }, b.apiKey)).data!.paymentRequests.edges).toEqual([]);
+    expect((await gql(Requests, { first: 10 }, a.apiKey)).data!.paymentRequests.edges).toHaveLength(1);
+  });
+});
