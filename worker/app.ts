@@ -9,6 +9,7 @@ import { runExpiryJob } from "./jobs/expire-requests.js";
 import { listenForOutbox } from "./outbox-listener.js";
 import { createQueue, jobs, MAINTENANCE_QUEUE, WEBHOOK_QUEUE } from "./queues.js";
 import { openKeyStore } from "./signing.js";
+import { relayRequestChanges } from "../src/pubsub/request-changes.js";
 
 /**
  * The worker process's parts: the maintenance queue (expiry sweep) and the webhook outbox, drained
@@ -21,6 +22,8 @@ export async function startWorker(config: WorkerConfig, logger = rootLogger.chil
   connection.on("error", (err) => logger.error({ err }, "redis connection error"));
   await db.$queryRaw`SELECT 1`;
   const keys = await openKeyStore(config.webhooks, logger);
+  // The expiry sweep announces expiries to the API processes' subscribers.
+  const changes = relayRequestChanges(config.redis.url);
 
   const maintenance = createQueue(MAINTENANCE_QUEUE, connection, config.queues.prefix);
   const webhooks = createQueue<DeliveryJob>(WEBHOOK_QUEUE, connection, config.queues.prefix);
@@ -93,6 +96,7 @@ export async function startWorker(config: WorkerConfig, logger = rootLogger.chil
     /** Stops taking jobs, lets deliveries in flight finish (up to the deadline), then closes its queues. */
     async close() {
       clearInterval(reconciler);
+      changes.close();
       await listener.close();
       const deadline = new Promise((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
       await Promise.race([Promise.all([maintenanceWorker.close(), deliveryWorker.close()]), deadline]);

@@ -1,8 +1,9 @@
 import type { YogaInitialContext } from "graphql-yoga";
 import { requestContext, type RequestContext } from "../http/request-context.js";
 
-export type GraphQLContext = RequestContext;
+/** The caller, and a signal that aborts when the client goes away (ends subscriptions). */
+export type GraphQLContext = RequestContext & { signal: AbortSignal };
 
 export function createGraphQLContext({ request }: YogaInitialContext): GraphQLContext {
-  return requestContext(request);
+  return { ...requestContext(request), signal: request.signal };
 }

@@ -11,5 +11,6 @@ import "./types/webhook-event.js";
 
 builder.queryType({ description: "Reads. Every field needs an X-Api-Key header." });
 builder.mutationType({ description: "Writes. Results are the data or a typed Error." });
+builder.subscriptionType({ description: "Live updates, over server-sent events." });
 
 export const schema = builder.toSchema({ sortSchema: true });

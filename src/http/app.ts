@@ -5,6 +5,7 @@ import { MAX_BODY_BYTES } from "./limits.js";
 import { config } from "../config.js";
 import { pool } from "../db.js";
 import { publishedSigningKeys } from "../domain/webhooks/signing-keys.js";
+import { relayRequestChanges } from "../pubsub/request-changes.js";
 import { createGraphQLHandler } from "../graphql/yoga.js";
 import { mountQrCodes } from "./qr.js";
 import { mountRest } from "./rest/router.js";
@@ -12,6 +13,7 @@ import { mountRest } from "./rest/router.js";
 /** The API as a fetch handler: /graphql for GraphQL (GraphiQL in a browser), /api/* for the dotted routes. */
 export function createApp() {
   const yoga = createGraphQLHandler();
+  const changes = relayRequestChanges();
   const app = new Hono();
 
   // Dashboards call /graphql from browsers: only the configured origins may.
@@ -50,7 +52,13 @@ export function createApp() {
     c.json({ statusCode: 404, error: "Not Found", message: "Not Found", reason: `No route ${c.req.method} ${c.req.path}` }, 404),
   );
 
-  return { fetch: app.fetch, dispose: () => yoga.dispose() };
+  return {
+    fetch: app.fetch,
+    dispose: async () => {
+      changes.close();
+      await yoga.dispose();
+    },
+  };
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -5,6 +5,7 @@ import { parseInput } from "../validation.js";
 import { recordActivity } from "../audit/record.js";
 import { requestDetails, type RequestDetails } from "./details.js";
 import { cancelRequestInput, requestIdCodes, type CancelRequestInput } from "./schemas.js";
+import { announceRequestChange } from "./changes.js";
 import { assertOpen } from "./status.js";
 
 /**
@@ -30,5 +31,6 @@ export async function cancelRequest(ctx: DomainContext, input: CancelRequestInpu
     assertOpen(request, now);
     throw new Error(`request ${requestId} is open but was not cancelled`);
   }
+  announceRequestChange({ merchantId, requestId, change: "CANCELLED" });
   return request;
 }

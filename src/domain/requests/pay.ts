@@ -9,6 +9,7 @@ import { recordWebhookEvent } from "../webhooks/record.js";
 import { recordActivity } from "../audit/record.js";
 import { requestDetails, type RequestDetails } from "./details.js";
 import { payRequestCodes, payRequestInput, type PayRequestInput } from "./schemas.js";
+import { announceRequestChange } from "./changes.js";
 import { assertOpen } from "./status.js";
 
 /**
@@ -22,7 +23,7 @@ export async function payRequest(ctx: DomainContext, input: PayRequestInput): Pr
   const ledger = await db.ledger.findUnique({ where: { id: params.ledger } });
   if (!ledger) throw new ValidationError("INVALID_LEDGER", "No such ledger.");
 
-  return db.$transaction(
+  const paid = await db.$transaction(
     async (tx) => {
       const request = await lockRequest(tx, params.requestId);
       const scope = merchantScope(ctx);
@@ -79,6 +80,8 @@ export async function payRequest(ctx: DomainContext, input: PayRequestInput): Pr
     },
     { maxWait: 10_000, timeout: 15_000 },
   );
+  announceRequestChange({ merchantId: paid.merchantId, requestId: paid.id, change: "PAID" });
+  return paid;
 }
 
 /** Takes the request's row lock (held until commit), then reads it as committed by any earlier payer. */

@@ -8,6 +8,7 @@ import { parseInput } from "../validation.js";
 import { recordWebhookEvent } from "../webhooks/record.js";
 import { recordActivity } from "../audit/record.js";
 import { receiptFor } from "./receipt.js";
+import { announceRequestChange } from "../requests/changes.js";
 import { refundTransactionCodes, refundTransactionInput, type RefundTransactionInput } from "./schemas.js";
 
 /** A refund with the request it returns money from. */
@@ -26,7 +27,7 @@ export async function refundTransaction(ctx: DomainContext, input: RefundTransac
   const params = parseInput(refundTransactionInput, refundTransactionCodes, input);
   const reference = params.externalReference ?? null;
 
-  return db.$transaction(
+  const result = await db.$transaction(
     async (tx) => {
       const purchase = await lockPurchase(tx, params.transactionId);
       if (!purchase || purchase.merchantId !== merchantId) throw notFound("TRANSACTION_NOT_FOUND");
@@ -91,6 +92,8 @@ export async function refundTransaction(ctx: DomainContext, input: RefundTransac
     },
     { maxWait: 10_000, timeout: 15_000 },
   );
+  announceRequestChange({ merchantId, requestId: result.requestId, change: "REFUNDED" });
+  return result;
 }
 
 async function lockPurchase(tx: Tx, transactionId: string) {

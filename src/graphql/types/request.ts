@@ -4,7 +4,10 @@ import { getRequest } from "../../domain/requests/info.js";
 import { payRequest } from "../../domain/requests/pay.js";
 import { effectiveStatus } from "../../domain/requests/status.js";
 import type { DomainContext } from "../../domain/context.js";
+import { requireMerchant } from "../../domain/auth.js";
+import type { RequestChange } from "../../domain/requests/changes.js";
 import { builder } from "../builder.js";
+import { requestChanges } from "../../pubsub/request-changes.js";
 import { idempotent } from "../idempotent.js";
 import { PaymentMethodEnum, RequestStatusEnum } from "../enums.js";
 import { Transaction } from "./transaction.js";
@@ -164,3 +167,20 @@ builder.mutationFields((t) => {
     }),
   };
 });
+
+builder.subscriptionField("paymentRequestChanged", (t) =>
+  t.field({
+    type: PaymentRequest,
+    description:
+      "Emits one of the merchant's payment requests each time its status changes (paid, cancelled, expired) or it is refunded. " +
+      "Over server-sent events: POST /graphql with Accept: text/event-stream.",
+    args: { requestId: t.arg.id({ description: "Only this request." }) },
+    subscribe: async function* (_root, args, ctx) {
+      const { merchantId } = requireMerchant(await ctx.domain());
+      for await (const change of requestChanges(ctx.signal)) {
+        if (change.merchantId === merchantId && (!args.requestId || change.requestId === args.requestId)) yield change;
+      }
+    },
+    resolve: async (change, _args, ctx) => getRequest(await ctx.domain(), { requestId: (change as RequestChange).requestId }),
+  }),
+);

@@ -1,0 +1,103 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildMerchant, buildRequest, type TestMerchant } from "../factories.js";
+import { until } from "./harness.js";
+
+const servers: ChildProcess[] = [];
+async function startApi(): Promise<string> {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  servers.push(
+    spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: "ignore",
+    }),
+  );
+  const base = `http://127.0.0.1:${port}`;
+  await until(
+    () =>
+      fetch(`${base}/health`).then(
+        (r) => r.status,
+        () => 0,
+      ),
+    (status) => status === 200,
+    20_000,
+  );
+  return base;
+}
+
+/** Subscribes over server-sent events and collects every payload until aborted. */
+function subscribe(base: string, apiKey: string) {
+  const events: { id: string; status: string }[] = [];
+  const abort = new AbortController();
+  let opened = false;
+  const done = (async () => {
+    const response = await fetch(`${base}/graphql`, {
+      method: "POST",
+      signal: abort.signal,
+      headers: { "content-type": "application/json", accept: "text/event-stream", "x-api-key": apiKey },
+      body: JSON.stringify({ query: "subscription { paymentRequestChanged { id status } }" }),
+    });
+    opened = true;
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+        const data = buffer
+          .slice(0, end)
+          .split("\n")
+          .find((line) => line.startsWith("data:"));
+        buffer = buffer.slice(end + 2);
+        const payload = data
+          ? (JSON.parse(data.slice(5)) as { data?: { paymentRequestChanged: { id: string; status: string } } })
+          : null;
+        if (payload?.data) events.push(payload.data.paymentRequestChanged);
+      }
+    }
+  })().catch(() => undefined);
+  return { events, isOpen: () => opened, stop: () => (abort.abort(), done) };
+}
+
+let a: string;
+let b: string;
+let merchant: TestMerchant;
+let other: TestMerchant;
+
+beforeAll(async () => {
+  [a, b, merchant, other] = await Promise.all([startApi(), startApi(), buildMerchant(), buildMerchant()]);
+});
+afterAll(() => servers.forEach((server) => server.kill("SIGKILL")));
+
+describe("paymentRequestChanged over SSE", () => {
+  it("delivers changes made through another API process, and only to the request's merchant", async () => {
+    const mine = subscribe(a, merchant.apiKey);
+    const theirs = subscribe(a, other.apiKey);
+    await until(() => mine.isOpen() && theirs.isOpen(), Boolean, 10_000);
+    // The stream opens before the server has subscribed to Redis; give it a moment.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+
+    const { request: toPay } = await buildRequest({ merchant });
+    const { request: toCancel } = await buildRequest({ merchant });
+    const call = (operation: string, body: object) =>
+      fetch(`${b}/api/${operation}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": merchant.apiKey },
+        body: JSON.stringify(body),
+      });
+    expect((await call("requests.pay", { requestId: toPay.id, ledger: "test.uplink", authorization: "x" })).status).toBe(200);
+    expect((await call("requests.cancel", { requestId: toCancel.id })).status).toBe(200);
+
+    await until(
+      () => mine.events.length,
+      (n) => n >= 2,
+      10_000,
+    );
+    expect(mine.events).toEqual([
+      { id: toPay.id, status: "PAID" },
+      { id: toCancel.id, status: "CANCELLED" },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(theirs.events).toEqual([]);
+    await Promise.all([mine.stop(), theirs.stop()]);
+  }, 40_000);
+});
