@@ -8,13 +8,16 @@ import { publishedSigningKeys } from "../domain/webhooks/signing-keys.js";
 import { relayRequestChanges } from "../pubsub/request-changes.js";
 import { createGraphQLHandler } from "../graphql/yoga.js";
 import { mountQrCodes } from "./qr.js";
+import { mountMetrics } from "./metrics.js";
 import { mountRest } from "./rest/router.js";
+import { routes } from "./rest/routes.js";
 
 /** The API as a fetch handler: /graphql for GraphQL (GraphiQL in a browser), /api/* for the dotted routes. */
 export function createApp() {
   const yoga = createGraphQLHandler();
   const changes = relayRequestChanges();
   const app = new Hono();
+  mountMetrics(app, new Set(Object.keys(routes)));
 
   // Dashboards call /graphql from browsers: only the configured origins may.
   app.use(

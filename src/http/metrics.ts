@@ -1,0 +1,70 @@
+import type { Hono } from "hono";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { pool } from "../db.js";
+import { onRequestChange } from "../domain/requests/changes.js";
+
+/**
+ * Prometheus metrics at GET /metrics: HTTP and GraphQL traffic, payments and refunds made by this
+ * process, and the webhook outbox read from Postgres at scrape time (the worker's truth).
+ * Serve it on an internal network only.
+ */
+export function mountMetrics(app: Hono, knownOperations: Set<string>) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "payreq_" });
+
+  const requests = new Counter({
+    name: "payreq_http_requests_total",
+    help: "HTTP requests by route, method and status.",
+    labelNames: ["route", "method", "status"] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: "payreq_http_request_duration_seconds",
+    help: "HTTP request latency by route.",
+    labelNames: ["route", "method"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const changes = new Counter({
+    name: "payreq_request_changes_total",
+    help: "Payments (PAID), refunds (REFUNDED), cancellations and expiries made by this process.",
+    labelNames: ["change"] as const,
+    registers: [registry],
+  });
+  onRequestChange((change) => changes.inc({ change: change.change }));
+
+  new Gauge({
+    name: "payreq_webhook_backlog",
+    help: "Webhook events waiting for delivery.",
+    registers: [registry],
+    async collect() {
+      const { rows } = await pool.query<{ count: string }>("SELECT count(*) FROM webhook_event WHERE state = 'PENDING'");
+      this.set(Number(rows[0]!.count));
+    },
+  });
+  new Gauge({
+    name: "payreq_webhook_attempts",
+    help: "Webhook delivery attempts recorded, by outcome.",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+    async collect() {
+      const { rows } = await pool.query<{ outcome: string; count: string }>(
+        "SELECT outcome, count(*) FROM webhook_attempt GROUP BY outcome",
+      );
+      this.reset();
+      for (const row of rows) this.set({ outcome: row.outcome }, Number(row.count));
+    },
+  });
+
+  app.use("*", async (c, next) => {
+    const started = performance.now();
+    await next();
+    const path = c.req.path;
+    const operation = path.startsWith("/api/") ? path.slice(5) : null;
+    const route =
+      operation !== null ? (knownOperations.has(operation) ? operation : "unknown") : path === "/graphql" ? "graphql" : "other";
+    requests.inc({ route, method: c.req.method, status: String(c.res.status) });
+    latency.observe({ route, method: c.req.method }, (performance.now() - started) / 1000);
+  });
+  app.get("/metrics", async (c) => c.body(await registry.metrics(), 200, { "content-type": registry.contentType }));
+}
