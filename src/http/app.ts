@@ -1,8 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { MAX_BODY_BYTES } from "./limits.js";
 import { config } from "../config.js";
+import { logger } from "../logger.js";
 import { pool } from "../db.js";
 import { publishedSigningKeys } from "../domain/webhooks/signing-keys.js";
 import { relayRequestChanges } from "../pubsub/request-changes.js";
@@ -18,6 +20,19 @@ export function createApp() {
   const changes = relayRequestChanges();
   const app = new Hono();
   mountMetrics(app, new Set(Object.keys(routes)));
+  // Every call gets a request id (the caller's X-Request-Id, or a new one) that its log lines, its
+  // audit rows and the webhook it may cause all carry; the response echoes it.
+  app.use("*", async (c, next) => {
+    const requestId = c.req.header("x-request-id")?.slice(0, 100) || randomUUID();
+    c.req.raw.headers.set("x-request-id", requestId);
+    const started = performance.now();
+    await next();
+    c.res.headers.set("x-request-id", requestId);
+    logger.info(
+      { requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
+      "http request",
+    );
+  });
 
   // Dashboards call /graphql from browsers: only the configured origins may.
   app.use(

@@ -25,3 +25,29 @@ describe("GET /metrics", () => {
     expect(text).toMatch(/payreq_webhook_backlog [1-9]/);
   });
 });
+
+describe("request ids", () => {
+  it("follow a call from the response header into its audit row and its webhook event", async () => {
+    const merchant = await buildMerchant();
+    const created = await rest("requests.create", {
+      apiKey: merchant.apiKey,
+      json: { merchantId: merchant.merchantId, asset: "NZD", amount: 5, notifyUrl: "https://shop.example/hook" },
+    });
+    const paid = await rest("requests.pay", {
+      apiKey: merchant.apiKey,
+      headers: { "x-request-id": "till-42-pay" },
+      json: { requestId: created.body.requestId, ledger: "test.uplink", authorization: "x" },
+    });
+    expect(paid.headers.get("x-request-id")).toBe("till-42-pay");
+    expect(created.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    const { db } = await import("../../src/db.js");
+    expect(await db.webhookEvent.findFirstOrThrow({ where: { requestId: created.body.requestId } })).toMatchObject({
+      correlationId: "till-42-pay",
+    });
+    expect(
+      await db.activity.findFirstOrThrow({ where: { requestId: created.body.requestId, action: "request.paid" } }),
+    ).toMatchObject({
+      correlationId: "till-42-pay",
+    });
+  });
+});

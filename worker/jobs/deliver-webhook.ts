@@ -29,7 +29,13 @@ export async function deliverWebhook(
   const now = new Date();
   const event = await claimWebhookEvent(job.data.eventId, now, deliveryLeaseMs(config.timeoutMs));
   if (!event) return "not due or held elsewhere";
-  const logger = deps.logger.child({ eventId: event.id, attempt: event.attempts + 1, url: event.url });
+  // requestId is the API call that completed the transaction, so one id follows the event end to end.
+  const logger = deps.logger.child({
+    eventId: event.id,
+    requestId: event.correlationId,
+    attempt: event.attempts + 1,
+    url: event.url,
+  });
 
   const transaction = notificationTransaction.safeParse(event.payload);
   const jwt = transaction.success

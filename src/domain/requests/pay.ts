@@ -68,7 +68,7 @@ export async function payRequest(ctx: DomainContext, input: PayRequestInput): Pr
         data: { status: "PAID", updatedAt: now },
         include: requestDetails,
       });
-      await recordWebhookEvent(tx, paid, purchase);
+      await recordWebhookEvent(tx, paid, purchase, ctx.requestId);
       await recordActivity(tx, ctx, {
         action: "request.paid",
         merchantId: paid.merchantId,

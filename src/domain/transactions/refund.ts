@@ -80,7 +80,7 @@ export async function refundTransaction(ctx: DomainContext, input: RefundTransac
           updatedAt: now,
         },
       });
-      await recordWebhookEvent(tx, purchase.request, refund);
+      await recordWebhookEvent(tx, purchase.request, refund, ctx.requestId);
       await recordActivity(tx, ctx, {
         action: "transaction.refunded",
         merchantId,

@@ -53,14 +53,18 @@ export async function claimWebhookEvent(id: string, now: Date, leaseMs: number):
   const { rows } = await pool.query<ClaimedEvent & { nextAttemptAt: string }>(
     `UPDATE webhook_event SET lease_until = $2
      WHERE id = $1 AND state = 'PENDING' AND next_attempt_at <= $3 AND (lease_until IS NULL OR lease_until < $4)
-     RETURNING id, url, payload, attempts, attempt_limit AS "attemptLimit", to_json(next_attempt_at) #>> '{}' AS "nextAttemptAt"`,
+     RETURNING id, url, payload, attempts, attempt_limit AS "attemptLimit", correlation_id AS "correlationId",
+       to_json(next_attempt_at) #>> '{}' AS "nextAttemptAt"`,
     [id, utc(new Date(now.getTime() + leaseMs)), utc(new Date(now.getTime() + 1000)), utc(now)],
   );
   const claimed = rows[0];
   return claimed ? { ...claimed, nextAttemptAt: new Date(`${claimed.nextAttemptAt}Z`) } : null;
 }
 
-export type ClaimedEvent = Pick<WebhookEvent, "id" | "url" | "payload" | "attempts" | "attemptLimit" | "nextAttemptAt">;
+export type ClaimedEvent = Pick<
+  WebhookEvent,
+  "id" | "url" | "payload" | "attempts" | "attemptLimit" | "nextAttemptAt" | "correlationId"
+>;
 
 export interface AttemptResult {
   outcome: WebhookAttemptOutcome;

@@ -7,7 +7,12 @@ import { WEBHOOK_CHANNEL } from "./outbox.js";
  * Writes the outbox row announcing a completed transaction, in the caller's database transaction,
  * when the request has a notifyUrl. The worker delivers it; the API never does.
  */
-export async function recordWebhookEvent(tx: Tx, request: PaymentRequest, transaction: Transaction): Promise<void> {
+export async function recordWebhookEvent(
+  tx: Tx,
+  request: PaymentRequest,
+  transaction: Transaction,
+  correlationId: string | null = null,
+): Promise<void> {
   if (!request.notifyUrl) return;
   const event = await tx.webhookEvent.create({
     data: {
@@ -15,6 +20,7 @@ export async function recordWebhookEvent(tx: Tx, request: PaymentRequest, transa
       requestId: request.id,
       transactionId: transaction.id,
       url: request.notifyUrl,
+      correlationId,
       payload: toNotificationTransaction(transaction, request),
     },
     select: { id: true },

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "webhook_event" ADD COLUMN     "correlation_id" TEXT;
+
