@@ -7,6 +7,7 @@ import { config } from "../config.js";
 import { GraphQLError } from "graphql";
 import { isDatabaseUnavailable } from "../db.js";
 import { DomainError, ExternalServiceError } from "../domain/errors.js";
+import { graphqlMetricsPlugin } from "../http/metrics.js";
 import { logger } from "../logger.js";
 import { createGraphQLContext } from "./context.js";
 import { schema } from "./schema.js";
@@ -24,6 +25,7 @@ export function createGraphQLHandler() {
     graphiql: config.graphql.graphiql ? { title: "Payment requests", headers: JSON.stringify({ "X-Api-Key": "" }) } : false,
     plugins: [
       // Browsers can send "simple" cross-site requests without a preflight; those must carry this header.
+      graphqlMetricsPlugin(),
       useCSRFPrevention({ requestHeaders: ["x-graphql-yoga-csrf", "x-api-key"] }),
       // Abusive queries are refused before execution.
       maxDepthPlugin({ n: 10, flattenFragments: true }),

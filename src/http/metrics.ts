@@ -1,4 +1,6 @@
 import type { Hono } from "hono";
+import type { DocumentNode, OperationDefinitionNode } from "graphql";
+import type { Plugin } from "graphql-yoga";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { pool } from "../db.js";
 import { onRequestChange } from "../domain/requests/changes.js";
@@ -8,10 +10,38 @@ import { onRequestChange } from "../domain/requests/changes.js";
  * process, and the webhook outbox read from Postgres at scrape time (the worker's truth).
  * Serve it on an internal network only.
  */
-export function mountMetrics(app: Hono, knownOperations: Set<string>) {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "payreq_" });
+const registry = new Registry();
+collectDefaultMetrics({ register: registry, prefix: "payreq_" });
 
+const graphqlOperations = new Counter({
+  name: "payreq_graphql_operations_total",
+  help: "GraphQL operations by operation name, type and outcome (ok, or error when the result has errors).",
+  labelNames: ["operation", "type", "outcome"] as const,
+  registers: [registry],
+});
+
+/** A Yoga plugin counting GraphQL operations and the ones whose result carries errors. */
+export function graphqlMetricsPlugin(): Plugin {
+  return {
+    onExecute({ args }) {
+      const definition = (args.document as DocumentNode).definitions.find(
+        (d): d is OperationDefinitionNode => d.kind === "OperationDefinition",
+      );
+      const labels = {
+        operation: args.operationName ?? definition?.name?.value ?? "anonymous",
+        type: definition?.operation ?? "query",
+      };
+      return {
+        onExecuteDone({ result }) {
+          const failed = "errors" in result && Array.isArray(result.errors) && result.errors.length > 0;
+          graphqlOperations.inc({ ...labels, outcome: failed ? "error" : "ok" });
+        },
+      };
+    },
+  };
+}
+
+export function mountMetrics(app: Hono, knownOperations: Set<string>) {
   const requests = new Counter({
     name: "payreq_http_requests_total",
     help: "HTTP requests by route, method and status.",

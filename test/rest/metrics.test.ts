@@ -15,6 +15,13 @@ describe("GET /metrics", () => {
     });
     await rest("requests.nope", { apiKey: merchant.apiKey });
 
+    await app.fetch(
+      new Request("http://test/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": merchant.apiKey },
+        body: JSON.stringify({ query: `query Missing { paymentRequest(id: "${crypto.randomUUID()}") { id } }` }),
+      }),
+    );
     const response = await app.fetch(new Request("http://test/metrics"));
     expect(response.headers.get("content-type")).toContain("text/plain");
     const text = await response.text();
@@ -23,6 +30,7 @@ describe("GET /metrics", () => {
     expect(text).toMatch(/payreq_http_request_duration_seconds_bucket\{le="0.005",route="requests.pay",method="POST"\}/);
     expect(text).toMatch(/payreq_request_changes_total\{change="PAID"\} [1-9]/);
     expect(text).toMatch(/payreq_webhook_backlog [1-9]/);
+    expect(text).toMatch(/payreq_graphql_operations_total\{operation="Missing",type="query",outcome="error"\} [1-9]/);
   });
 });
 

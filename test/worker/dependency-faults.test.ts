@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process";
 import { createServer, connect, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { testEnv } from "../../vitest.config.js";
 import { buildMerchant, type TestMerchant } from "../factories.js";
-import { until } from "./harness.js";
+import { startApiProcess, until } from "./harness.js";
 
 /** A TCP proxy to a local service that the test can cut (dropping every connection) and restore. */
 function startProxy(targetPort: number) {
@@ -37,7 +36,7 @@ function startProxy(targetPort: number) {
 
 const proxy = startProxy(5432);
 const redisProxy = startProxy(6379);
-let api: ReturnType<typeof spawn>;
+let stopApi: () => void;
 let base: string;
 let merchant: TestMerchant;
 
@@ -46,27 +45,15 @@ beforeAll(async () => {
   const proxyPort = await proxy.listen();
   const redisUrl = new URL(testEnv.REDIS_URL);
   redisUrl.port = String(await redisProxy.listen());
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  base = `http://127.0.0.1:${port}`;
   const url = new URL(testEnv.DATABASE_URL);
   url.port = String(proxyPort);
-  api = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
-    env: { ...process.env, PORT: String(port), DATABASE_URL: url.toString(), REDIS_URL: redisUrl.toString() },
-    stdio: "ignore",
-  });
-  await until(
-    () =>
-      fetch(`${base}/health`).then(
-        (r) => r.status,
-        () => 0,
-      ),
-    (status) => status === 200,
-    20_000,
-  );
+  const api = await startApiProcess({ DATABASE_URL: url.toString(), REDIS_URL: redisUrl.toString() });
+  base = api.base;
+  stopApi = api.kill;
 });
 
 afterAll(async () => {
-  api.kill("SIGKILL");
+  stopApi();
   await Promise.all([proxy.close(), redisProxy.close()]);
 });
 

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
@@ -102,4 +103,21 @@ export async function retireForeignEvents() {
     where: { state: "PENDING", NOT: { url: { startsWith: "http://127.0.0.1:" } } },
     data: { state: "REFUSED" },
   });
+}
+
+/** Starts the API as its own process on a free-ish loopback port and waits until it answers. */
+export async function startApiProcess(env: Record<string, string> = {}) {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+    env: { ...process.env, PORT: String(port), ...env },
+    stdio: "ignore",
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const up = () =>
+    fetch(`${base}/health`).then(
+      (r) => r.status,
+      () => 0,
+    );
+  await until(up, (status) => status === 200, 20_000);
+  return { base, kill: () => child.kill("SIGKILL") };
 }

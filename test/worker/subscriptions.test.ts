@@ -1,28 +1,12 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildMerchant, buildRequest, type TestMerchant } from "../factories.js";
-import { until } from "./harness.js";
+import { startApiProcess, until } from "./harness.js";
 
-const servers: ChildProcess[] = [];
+const servers: { kill: () => void }[] = [];
 async function startApi(): Promise<string> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  servers.push(
-    spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
-      env: { ...process.env, PORT: String(port) },
-      stdio: "ignore",
-    }),
-  );
-  const base = `http://127.0.0.1:${port}`;
-  await until(
-    () =>
-      fetch(`${base}/health`).then(
-        (r) => r.status,
-        () => 0,
-      ),
-    (status) => status === 200,
-    20_000,
-  );
-  return base;
+  const api = await startApiProcess();
+  servers.push(api);
+  return api.base;
 }
 
 /** Subscribes over server-sent events and collects every payload until aborted. */
@@ -66,7 +50,7 @@ let other: TestMerchant;
 beforeAll(async () => {
   [a, b, merchant, other] = await Promise.all([startApi(), startApi(), buildMerchant(), buildMerchant()]);
 });
-afterAll(() => servers.forEach((server) => server.kill("SIGKILL")));
+afterAll(() => servers.forEach((server) => server.kill()));
 
 describe("paymentRequestChanged over SSE", () => {
   it("delivers changes made through another API process, and only to the request's merchant", async () => {

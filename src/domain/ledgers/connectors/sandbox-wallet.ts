@@ -1,6 +1,6 @@
 import { id } from "../../validation.js";
 import { LedgerRefusedError } from "../../errors.js";
-import { newAuthCode } from "../approval-code.js";
+import { sandboxApproval } from "../approval-code.js";
 import type { LedgerConnector } from "../connector.js";
 
 /**
@@ -22,24 +22,12 @@ export const sandboxWallet: LedgerConnector = {
       if (!wallet || wallet.currency !== ledger.currency) throw inactive;
       throw new LedgerRefusedError("INSUFFICIENT_ASSET_BALANCE", "The wallet's balance is too low for this payment.");
     }
-    return {
-      authCode: newAuthCode(),
-      responseCode: "00",
-      paymentType: "sandbox-wallet",
-      settlementDate: now,
-      payerReference: walletId,
-    };
+    return sandboxApproval("sandbox-wallet", now, walletId);
   },
   async refund(tx, { purchase, amount, now }) {
     const walletId = purchase.payerReference;
     if (!walletId) throw new LedgerRefusedError("INACTIVE_ASSET", "The purchase has no wallet to return money to.");
     await tx.sandboxWallet.update({ where: { id: walletId }, data: { balance: { increment: amount } } });
-    return {
-      authCode: newAuthCode(),
-      responseCode: "00",
-      paymentType: "sandbox-wallet",
-      settlementDate: now,
-      payerReference: walletId,
-    };
+    return sandboxApproval("sandbox-wallet", now, walletId);
   },
 };
