@@ -3,42 +3,7 @@ import { db } from "../../src/db.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { gql } from "../fixtures.js";
 import { buildMerchant, buildRequest, payer } from "../factories.js";
-import { graphql } from "../gql/index.js";
-
-const Requests = graphql(`
-  query DashboardRequests($first: Int, $after: String, $last: Int, $before: String, $filter: RequestFilter) {
-    paymentRequests(first: $first, after: $after, last: $last, before: $before, filter: $filter) {
-      edges {
-        cursor
-        node {
-          id
-          status
-          externalReference
-        }
-      }
-      pageInfo {
-        hasNextPage
-        hasPreviousPage
-        startCursor
-        endCursor
-      }
-    }
-  }
-`);
-
-const Transactions = graphql(`
-  query DashboardTransactions($filter: TransactionFilter) {
-    transactions(first: 10, filter: $filter) {
-      edges {
-        node {
-          id
-          transactionType
-          amount
-        }
-      }
-    }
-  }
-`);
+import { Requests, Transactions } from "../operations/dashboard.js";
 
 describe("dashboard lists", () => {
   it("pages through a merchant's requests newest first, forwards and backwards, and filters them", async () => {

@@ -1,0 +1,50 @@
+/**
+ * The operations a merchant dashboard sends, in one place. GraphQL Code Generator turns them into
+ * typed documents (test/gql/); the tests use those, and a dashboard can copy this file as a start.
+ */
+import { graphql } from "../gql/index.js";
+
+export const Requests = graphql(`
+  query DashboardRequests($first: Int, $after: String, $last: Int, $before: String, $filter: RequestFilter) {
+    paymentRequests(first: $first, after: $after, last: $last, before: $before, filter: $filter) {
+      edges {
+        cursor
+        node {
+          id
+          status
+          externalReference
+        }
+      }
+      pageInfo {
+        hasNextPage
+        hasPreviousPage
+        startCursor
+        endCursor
+      }
+    }
+  }
+`);
+
+export const Transactions = graphql(`
+  query DashboardTransactions($filter: TransactionFilter) {
+    transactions(first: 10, filter: $filter) {
+      edges {
+        node {
+          id
+          transactionType
+          amount
+        }
+      }
+    }
+  }
+`);
+
+export const RequestChanges = graphql(`
+  subscription DashboardRequestChanges($requestId: ID) {
+    paymentRequestChanged(requestId: $requestId) {
+      id
+      status
+      updatedAt
+    }
+  }
+`);
