@@ -19,6 +19,13 @@ export const pool = new pg.Pool({
 // An idle client whose connection drops must not crash the process; the pool replaces it.
 pool.on("error", () => undefined);
 
+/**
+ * Columns are UTC `timestamp(3)` without a zone (Prisma's convention), so plain SQL on the pool
+ * passes and reads them as zone-less UTC text.
+ */
+export const toUtcText = (date: Date) => date.toISOString().replace("Z", "");
+export const fromUtcText = (text: string) => new Date(`${text}Z`);
+
 /** The process's single Prisma client (see shared/notes/prisma-offline.md). */
 export const db = new PrismaClient({ adapter: new PrismaPg(pool) });
 

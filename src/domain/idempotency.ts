@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { pool } from "../db.js";
+import { pool, toUtcText as utc } from "../db.js";
 import type { Actor } from "./context.js";
 import { StateConflictError, ValidationError } from "./errors.js";
 
@@ -46,7 +46,6 @@ export async function withIdempotency<O>(
     );
   const scope = actor.kind === "operator" ? "operator" : actor.keyPrefix;
   const now = new Date();
-  const utc = (date: Date) => date.toISOString().replace("Z", "");
 
   const claimed = await pool.query(
     `INSERT INTO idempotency_key (api_key_prefix, key, fingerprint, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)

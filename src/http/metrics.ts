@@ -2,8 +2,8 @@ import type { Hono } from "hono";
 import type { DocumentNode, OperationDefinitionNode } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import { pool } from "../db.js";
 import { onRequestChange } from "../domain/requests/changes.js";
+import { pendingWebhookEvents, webhookAttemptsByOutcome } from "../domain/webhooks/outbox.js";
 
 /**
  * Prometheus metrics at GET /metrics: HTTP and GraphQL traffic, payments and refunds made by this
@@ -68,8 +68,7 @@ export function mountMetrics(app: Hono, knownOperations: Set<string>) {
     help: "Webhook events waiting for delivery.",
     registers: [registry],
     async collect() {
-      const { rows } = await pool.query<{ count: string }>("SELECT count(*) FROM webhook_event WHERE state = 'PENDING'");
-      this.set(Number(rows[0]!.count));
+      this.set(await pendingWebhookEvents());
     },
   });
   new Gauge({
@@ -78,11 +77,8 @@ export function mountMetrics(app: Hono, knownOperations: Set<string>) {
     labelNames: ["outcome"] as const,
     registers: [registry],
     async collect() {
-      const { rows } = await pool.query<{ outcome: string; count: string }>(
-        "SELECT outcome, count(*) FROM webhook_attempt GROUP BY outcome",
-      );
       this.reset();
-      for (const row of rows) this.set({ outcome: row.outcome }, Number(row.count));
+      for (const { outcome, count } of await webhookAttemptsByOutcome()) this.set({ outcome }, count);
     },
   });
 

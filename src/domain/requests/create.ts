@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { db, pool } from "../../db.js";
+import { db, pool, toUtcText as utc } from "../../db.js";
 import { requireOwnMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { StateConflictError } from "../errors.js";
@@ -57,7 +57,6 @@ async function insertRequest(
   createdAt: Date,
 ): Promise<RequestDetails> {
   const id = randomUUID();
-  const utc = (date: Date) => date.toISOString().replace("Z", "");
   await pool.query(
     `WITH request AS (
        INSERT INTO payment_request (id, merchant_id, client_id, external_reference, asset, amount, request_code, description,

@@ -1,4 +1,4 @@
-import { pool } from "../../db.js";
+import { fromUtcText, pool } from "../../db.js";
 import type { PaymentMethod, RequestStatus, TransactionState, TransactionType } from "../../generated/prisma/client.js";
 import type { RequestDetails } from "./details.js";
 
@@ -17,7 +17,7 @@ interface Row {
   purchases: Record<string, unknown>[];
 }
 
-const date = (value: unknown) => new Date(`${value as string}Z`);
+const date = (value: unknown) => fromUtcText(value as string);
 const text = (value: unknown) => (value ?? null) as string | null;
 
 function toDetails({ request: r, options, purchases }: Row): RequestDetails {

@@ -3,6 +3,12 @@ import type { RequestStatus, TransactionType } from "../../generated/prisma/clie
 import { requireMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
 
+/** `createdAt` within [createdFrom, createdTo), either end optional. */
+function createdBetween({ createdFrom, createdTo }: { createdFrom?: Date | null; createdTo?: Date | null }) {
+  if (!createdFrom && !createdTo) return {};
+  return { createdAt: { ...(createdFrom ? { gte: createdFrom } : {}), ...(createdTo ? { lt: createdTo } : {}) } };
+}
+
 export interface RequestFilter {
   status?: RequestStatus[] | null;
   createdFrom?: Date | null;
@@ -36,14 +42,7 @@ export async function listRequests(ctx: DomainContext, filter: RequestFilter, pa
     where: {
       merchantId,
       ...(filter.status?.length ? statusWhere(filter.status, ctx.now()) : {}),
-      ...(filter.createdFrom || filter.createdTo
-        ? {
-            createdAt: {
-              ...(filter.createdFrom ? { gte: filter.createdFrom } : {}),
-              ...(filter.createdTo ? { lt: filter.createdTo } : {}),
-            },
-          }
-        : {}),
+      ...createdBetween(filter),
       ...(filter.externalReference ? { externalReference: filter.externalReference } : {}),
       ...(filter.clientId ? { clientId: filter.clientId } : {}),
       ...(filter.ledger ? { options: { some: { ledgerId: filter.ledger } } } : {}),
@@ -68,14 +67,7 @@ export async function listTransactions(ctx: DomainContext, filter: TransactionFi
       merchantId,
       ...(filter.type ? { type: filter.type } : {}),
       ...(filter.ledger ? { ledgerId: filter.ledger } : {}),
-      ...(filter.createdFrom || filter.createdTo
-        ? {
-            createdAt: {
-              ...(filter.createdFrom ? { gte: filter.createdFrom } : {}),
-              ...(filter.createdTo ? { lt: filter.createdTo } : {}),
-            },
-          }
-        : {}),
+      ...createdBetween(filter),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
   });

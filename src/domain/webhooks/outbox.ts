@@ -1,7 +1,5 @@
-import { db, pool } from "../../db.js";
+import { db, fromUtcText, pool, toUtcText as utc } from "../../db.js";
 
-/** Columns are UTC `timestamp(3)` without a zone (Prisma's convention); plain SQL passes UTC text. */
-const utc = (date: Date) => date.toISOString().replace("Z", "");
 import type { WebhookAttemptOutcome, WebhookEvent, WebhookEventState } from "../../generated/prisma/client.js";
 
 /** Postgres NOTIFY channel on which new and redelivered events are announced to the worker. */
@@ -58,13 +56,27 @@ export async function claimWebhookEvent(id: string, now: Date, leaseMs: number):
     [id, utc(new Date(now.getTime() + leaseMs)), utc(new Date(now.getTime() + 1000)), utc(now)],
   );
   const claimed = rows[0];
-  return claimed ? { ...claimed, nextAttemptAt: new Date(`${claimed.nextAttemptAt}Z`) } : null;
+  return claimed ? { ...claimed, nextAttemptAt: fromUtcText(claimed.nextAttemptAt) } : null;
 }
 
 export type ClaimedEvent = Pick<
   WebhookEvent,
   "id" | "url" | "payload" | "attempts" | "attemptLimit" | "nextAttemptAt" | "correlationId"
 >;
+
+/** How many events wait for delivery (for /metrics). */
+export async function pendingWebhookEvents(): Promise<number> {
+  const { rows } = await pool.query<{ count: string }>("SELECT count(*) FROM webhook_event WHERE state = 'PENDING'");
+  return Number(rows[0]!.count);
+}
+
+/** Attempts recorded so far, by outcome (for /metrics). */
+export async function webhookAttemptsByOutcome(): Promise<{ outcome: string; count: number }[]> {
+  const { rows } = await pool.query<{ outcome: string; count: string }>(
+    "SELECT outcome, count(*) FROM webhook_attempt GROUP BY outcome",
+  );
+  return rows.map((row) => ({ outcome: row.outcome, count: Number(row.count) }));
+}
 
 export interface AttemptResult {
   outcome: WebhookAttemptOutcome;
