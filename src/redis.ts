@@ -1,25 +1,25 @@
 import { Redis } from "ioredis";
 import { config } from "./config.js";
+import { logger } from "./logger.js";
 
 /**
- * The API's Redis connection (rate-limit counters only). It connects on first use and fails fast
- * while Redis is down, so calls answer 503 at once instead of queueing; the worker has its own.
+ * The API's Redis command connection (rate-limit counters, announcing request changes). It
+ * connects on first use; commands made while it connects wait in its queue, so the first calls
+ * after a start do not fail. While Redis is down each command fails after `commandTimeout`, so
+ * calls answer 503 within seconds instead of hanging.
  */
 export const redis = new Redis(config.redis.url, {
   lazyConnect: true,
-  enableOfflineQueue: false,
   maxRetriesPerRequest: 1,
-  connectTimeout: 1_000,
-  commandTimeout: 1_000,
+  connectTimeout: 2_000,
+  commandTimeout: 2_000,
 });
-redis.on("error", () => undefined);
+redis.on("error", (err) => logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, "redis connection error"));
 
-let connecting: Promise<void> | null = null;
-
-/** Resolves once connected; concurrent callers share one attempt, and a failed one is retried later. */
-export function redisReady(): Promise<void> {
-  if (redis.status === "ready") return Promise.resolve();
-  if (redis.status !== "wait" && redis.status !== "end") return Promise.resolve(); // connecting or reconnecting: commands fail fast
-  connecting ??= redis.connect().finally(() => (connecting = null));
-  return connecting;
+/** Whether Redis answers a PING (within the command timeout). */
+export async function redisReachable(): Promise<boolean> {
+  return redis.ping().then(
+    () => true,
+    () => false,
+  );
 }

@@ -9,7 +9,7 @@ import { runExpiryJob } from "./jobs/expire-requests.js";
 import { listenForOutbox } from "./outbox-listener.js";
 import { createQueue, jobs, MAINTENANCE_QUEUE, WEBHOOK_QUEUE } from "./queues.js";
 import { openKeyStore } from "./signing.js";
-import { relayRequestChanges } from "../src/pubsub/request-changes.js";
+import { publishRequestChanges } from "../src/pubsub/request-changes.js";
 
 /**
  * The worker process's parts: the maintenance queue (expiry sweep) and the webhook outbox, drained
@@ -23,7 +23,7 @@ export async function startWorker(config: WorkerConfig, logger = rootLogger.chil
   await db.$queryRaw`SELECT 1`;
   const keys = await openKeyStore(config.webhooks, logger);
   // The expiry sweep announces expiries to the API processes' subscribers.
-  const changes = relayRequestChanges(config.redis.url);
+  const stopPublishing = publishRequestChanges(connection, logger);
 
   const maintenance = createQueue(MAINTENANCE_QUEUE, connection, config.queues.prefix);
   const webhooks = createQueue<DeliveryJob>(WEBHOOK_QUEUE, connection, config.queues.prefix);
@@ -96,7 +96,7 @@ export async function startWorker(config: WorkerConfig, logger = rootLogger.chil
     /** Stops taking jobs, lets deliveries in flight finish (up to the deadline), then closes its queues. */
     async close() {
       clearInterval(reconciler);
-      changes.close();
+      stopPublishing();
       await listener.close();
       const deadline = new Promise((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
       await Promise.race([Promise.all([maintenanceWorker.close(), deliveryWorker.close()]), deadline]);

@@ -103,8 +103,9 @@ export abstract class DomainError<C extends ErrorCode = ErrorCode> extends Error
   constructor(
     readonly code: C,
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = new.target.name;
   }
 
@@ -138,8 +139,8 @@ export class UnauthenticatedError extends DomainError<"KEY_NOT_AUTHORIZED"> {
 
 /** A ledger or another dependency is unavailable; the call changed nothing and may be retried. */
 export class ExternalServiceError extends DomainError<"EXTERNAL_SERVICE_ERROR"> {
-  constructor(message = "A dependency is unavailable; try again later.") {
-    super("EXTERNAL_SERVICE_ERROR", message);
+  constructor(message = "A dependency is unavailable; try again later.", options?: ErrorOptions) {
+    super("EXTERNAL_SERVICE_ERROR", message, options);
   }
 }
 

@@ -1,9 +1,10 @@
 import type { YogaInitialContext } from "graphql-yoga";
-import { requestContext, type RequestContext } from "../http/request-context.js";
+import type { RequestChangeFeed } from "../pubsub/request-changes.js";
+import { requestContext, type RequestContext } from "../transport/request-context.js";
 
-/** The caller, and a signal that aborts when the client goes away (ends subscriptions). */
-export type GraphQLContext = RequestContext & { signal: AbortSignal };
+/** The caller (see RequestContext), and the feed of request changes that subscriptions read. */
+export type GraphQLContext = RequestContext & { changes: RequestChangeFeed };
 
-export function createGraphQLContext({ request }: YogaInitialContext): GraphQLContext {
-  return { ...requestContext(request), signal: request.signal };
+export function graphQLContextFactory(changes: RequestChangeFeed) {
+  return ({ request }: YogaInitialContext): GraphQLContext => ({ ...requestContext(request), changes });
 }

@@ -7,7 +7,7 @@ import {
   StateConflictError,
   ValidationError,
 } from "../domain/errors.js";
-import { fingerprintOf, withIdempotency } from "../domain/idempotency.js";
+import { fingerprintOf, withIdempotency } from "../transport/idempotency.js";
 
 const replayable = { ValidationError, NotFoundError, ForbiddenError, StateConflictError, LedgerRefusedError } as const;
 

@@ -2,35 +2,59 @@ import { useDisableIntrospection } from "@envelop/disable-introspection";
 import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
+import { usePrometheus } from "@graphql-yoga/plugin-prometheus";
 import { createYoga, maskError } from "graphql-yoga";
 import { config } from "../config.js";
 import { GraphQLError } from "graphql";
 import { isDatabaseUnavailable } from "../db.js";
 import { DomainError, ExternalServiceError } from "../domain/errors.js";
-import { graphqlMetricsPlugin } from "../http/metrics.js";
 import { logger } from "../logger.js";
-import { createGraphQLContext } from "./context.js";
+import type { RequestChangeFeed } from "../pubsub/request-changes.js";
+import { metricsRegistry } from "../transport/metrics.js";
+import { graphQLContextFactory } from "./context.js";
+import { useRateLimit } from "./rate-limit.js";
 import { schema } from "./schema.js";
 
 /**
  * The GraphQL endpoint. Query fields report a DomainError as a GraphQL error carrying its CODE in
  * `extensions.code` (mutations return typed errors instead); everything else stays masked.
  */
-export function createGraphQLHandler() {
+export function createGraphQLHandler(changes: RequestChangeFeed) {
   return createYoga({
     schema,
-    context: createGraphQLContext,
+    context: graphQLContextFactory(changes),
     graphqlEndpoint: "/graphql",
     landingPage: false,
     graphiql: config.graphql.graphiql ? { title: "Payment requests", headers: JSON.stringify({ "X-Api-Key": "" }) } : false,
     plugins: [
+      usePrometheus({
+        registry: metricsRegistry,
+        endpoint: false,
+        // Paths would make a series per list index.
+        labels: { path: false },
+        metrics: {
+          graphql_envelop_request: "payreq_graphql_operations_total",
+          graphql_envelop_error_result: "payreq_graphql_errors_total",
+          graphql_envelop_phase_execute: "payreq_graphql_execute_duration_seconds",
+          graphql_envelop_request_duration: false,
+          graphql_envelop_request_time_summary: false,
+          graphql_envelop_phase_parse: false,
+          graphql_envelop_phase_validate: false,
+          graphql_envelop_phase_context: false,
+          graphql_envelop_phase_subscribe: false,
+          graphql_envelop_deprecated_field: false,
+          graphql_envelop_schema_change: false,
+          graphql_envelop_execute_resolver: false,
+          graphql_yoga_http_duration: false,
+        },
+      }),
       // Browsers can send "simple" cross-site requests without a preflight; those must carry this header.
-      graphqlMetricsPlugin(),
       useCSRFPrevention({ requestHeaders: ["x-graphql-yoga-csrf", "x-api-key"] }),
       // Abusive queries are refused before execution.
       maxDepthPlugin({ n: 10, flattenFragments: true }),
       costLimitPlugin({ maxCost: 5000 }),
       ...(config.graphql.introspection ? [] : [useDisableIntrospection()]),
+      useRateLimit(),
     ],
     logging: logger.child({ component: "graphql" }),
     maskedErrors: {
@@ -43,7 +67,9 @@ export function createGraphQLHandler() {
           const unavailable = new ExternalServiceError();
           return new GraphQLError(unavailable.message, { extensions: unavailable.extensions });
         }
-        return maskError(error, message, isDev);
+        const masked = maskError(error, message, isDev);
+        if (masked !== error) logger.error({ err: original }, "unexpected error in a GraphQL operation");
+        return masked;
       },
     },
   });

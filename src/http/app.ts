@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
@@ -7,23 +6,29 @@ import { config } from "../config.js";
 import { logger } from "../logger.js";
 import { pool } from "../db.js";
 import { publishedSigningKeys } from "../domain/webhooks/signing-keys.js";
-import { relayRequestChanges } from "../pubsub/request-changes.js";
+import { publishRequestChanges, subscribeRequestChanges } from "../pubsub/request-changes.js";
+import { redis, redisReachable } from "../redis.js";
+import { requestIdOf } from "../transport/request-context.js";
 import { createGraphQLHandler } from "../graphql/yoga.js";
 import { mountQrCodes } from "./qr.js";
 import { mountMetrics } from "./metrics.js";
+import { renderError } from "./middleware.js";
 import { mountRest } from "./rest/router.js";
 import { routes } from "./rest/routes.js";
 
 /** The API as a fetch handler: /graphql for GraphQL (GraphiQL in a browser), /api/* for the dotted routes. */
 export function createApp() {
-  const yoga = createGraphQLHandler();
-  const changes = relayRequestChanges();
+  const feed = subscribeRequestChanges(config.redis.url, logger);
+  const stopPublishing = publishRequestChanges(redis, logger);
+  const yoga = createGraphQLHandler(feed);
   const app = new Hono();
+  app.onError(renderError);
   mountMetrics(app, new Set(Object.keys(routes)));
   // Every call gets a request id (the caller's X-Request-Id, or a new one) that its log lines, its
   // audit rows and the webhook it may cause all carry; the response echoes it.
   app.use("*", async (c, next) => {
-    const requestId = c.req.header("x-request-id")?.slice(0, 100) || randomUUID();
+    const requestId = requestIdOf(c.req.raw);
+    // GraphQL may see a copy of the request: the header carries the id there.
     c.req.raw.headers.set("x-request-id", requestId);
     const started = performance.now();
     await next();
@@ -53,10 +58,15 @@ export function createApp() {
   app.on(["GET", "POST"], "/graphql", (c) => yoga.fetch(c.req.raw));
   app.get("/health", (c) => c.json({ status: "ok" }));
   app.get("/ready", async (c) => {
-    const database = await databaseReachable();
+    const [database, redisUp] = await Promise.all([databaseReachable(), redisReachable()]);
+    const ready = database && redisUp;
     return c.json(
-      { status: database ? "ready" : "unavailable", database: database ? "ok" : "unreachable" },
-      database ? 200 : 503,
+      {
+        status: ready ? "ready" : "unavailable",
+        database: database ? "ok" : "unreachable",
+        redis: redisUp ? "ok" : "unreachable",
+      },
+      ready ? 200 : 503,
     );
   });
   // Receivers verify notifications with these; a rotated-out key stays listed for its overlap.
@@ -73,8 +83,9 @@ export function createApp() {
   return {
     fetch: app.fetch,
     dispose: async () => {
-      changes.close();
+      stopPublishing();
       await yoga.dispose();
+      feed.close();
     },
   };
 }

@@ -1,19 +1,13 @@
 import type { Hono } from "hono";
 import QRCode from "qrcode";
 import { getRequest } from "../domain/requests/info.js";
-import { requestContext } from "./request-context.js";
-import { restError } from "./rest/errors.js";
+import { authenticated, rateLimited } from "./middleware.js";
 
 /** GET /requests/:requestId/qr.svg: the request's requestCode as an SVG QR code, for terminals and dashboards. */
 export function mountQrCodes(app: Hono) {
-  app.get("/requests/:requestId/qr.svg", async (c) => {
-    try {
-      const request = await getRequest(await requestContext(c.req.raw).domain(), { requestId: c.req.param("requestId") });
-      const svg = await QRCode.toString(request.requestCode, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
-      return c.body(svg, 200, { "content-type": "image/svg+xml", "cache-control": "private, max-age=300" });
-    } catch (error) {
-      const body = restError(error);
-      return c.json(body, body.statusCode as 400);
-    }
+  app.get("/requests/:requestId/qr.svg", authenticated, rateLimited, async (c) => {
+    const request = await getRequest(c.var.ctx, { requestId: c.req.param("requestId") });
+    const svg = await QRCode.toString(request.requestCode, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
+    return c.body(svg, 200, { "content-type": "image/svg+xml", "cache-control": "private, max-age=300" });
   });
 }

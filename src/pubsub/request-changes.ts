@@ -1,49 +1,75 @@
+import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
+import { createPubSub, filter, pipe, type PubSubEvent } from "graphql-yoga";
 import { Redis } from "ioredis";
-import { config } from "../config.js";
-import { onRequestChange, type RequestChange } from "../domain/requests/changes.js";
-import { logger } from "../logger.js";
+import { onRequestChange, requestChange, type RequestChange } from "../domain/requests/changes.js";
+import type { Logger } from "../logger.js";
 
 const CHANNEL = "payreq:request-changes";
+type Channels = { [CHANNEL]: [RequestChange | null] };
 
 /**
- * Carries request changes between processes over Redis pub/sub, so a subscriber connected to any
- * API process hears changes made through any other (or by the worker's expiry sweep).
- * @graphql-yoga/redis-event-target would do this but requires ioredis 5; this is its small core.
+ * Forwards the request changes this process announces to every API process over Redis pub/sub.
+ * Best effort: a change that cannot be published is logged; the database stays the record.
+ * Returns a function that stops forwarding.
  */
-export function relayRequestChanges(redisUrl = config.redis.url) {
-  const publisher = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  publisher.on("error", () => undefined);
-  const stop = onRequestChange((change) => {
-    publisher
-      .publish(CHANNEL, JSON.stringify(change))
-      .catch((err) => logger.warn({ err }, "could not announce a request change"));
+export function publishRequestChanges(publisher: Redis, logger: Logger): () => void {
+  return onRequestChange((change) => {
+    publisher.publish(CHANNEL, JSON.stringify(change)).catch((err: unknown) => {
+      logger.warn({ err, change }, "could not announce a request change");
+    });
   });
-  return {
-    close() {
-      stop();
-      publisher.disconnect();
+}
+
+/**
+ * The request changes announced by any process, read through ONE Redis subscriber connection per
+ * process however many clients subscribe (Yoga's pub/sub over a Redis event target). Every
+ * message is validated; malformed ones are logged and dropped.
+ */
+export function subscribeRequestChanges(redisUrl: string, logger: Logger) {
+  const subscriber = new Redis(redisUrl, {
+    lazyConnect: true,
+    maxRetriesPerRequest: null,
+    connectionName: `payreq-request-changes-${process.pid}`,
+  });
+  subscriber.on("error", (err) => logger.warn({ err: { message: err.message } }, "request-change subscriber: redis error"));
+  // The event target subscribes and unsubscribes without awaiting; their failures are logged here
+  // instead of becoming unhandled rejections. It never publishes (publishRequestChanges does).
+  const subscribeClient = {
+    on: (event: "message", listener: (channel: string, message: string) => void) => (subscriber.on(event, listener), subscribeClient),
+    subscribe: (...channels: string[]) => subscriber.subscribe(...channels).catch((err: unknown) => logger.warn({ err }, "redis subscribe failed")),
+    unsubscribe: (...channels: string[]) => subscriber.unsubscribe(...channels).catch(() => undefined),
+  } as unknown as Redis;
+  const eventTarget = createRedisEventTarget<PubSubEvent<Channels, typeof CHANNEL>>({
+    publishClient: subscribeClient,
+    subscribeClient,
+    serializer: {
+      stringify: JSON.stringify,
+      parse: (message: string) => {
+        const parsed = requestChange.safeParse(safeJson(message));
+        if (parsed.success) return parsed.data;
+        logger.warn({ message: message.slice(0, 200) }, "dropped a malformed request-change message");
+        return null;
+      },
     },
+  });
+  const pubSub = createPubSub<Channels>({ eventTarget });
+  return {
+    /** Every valid change from now on; ends when the consumer stops iterating. */
+    changes: (): AsyncIterable<RequestChange> =>
+      pipe(
+        pubSub.subscribe(CHANNEL),
+        filter((change): change is RequestChange => change !== null),
+      ),
+    close: () => subscriber.disconnect(),
   };
 }
 
-/** Every change announced by any process, as an async iterator, until `signal` aborts. */
-export async function* requestChanges(signal: AbortSignal, redisUrl = config.redis.url): AsyncGenerator<RequestChange> {
-  const subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  subscriber.on("error", () => undefined);
-  const queue: RequestChange[] = [];
-  let wake: (() => void) | undefined;
-  subscriber.on("message", (_channel, message: string) => {
-    queue.push(JSON.parse(message) as RequestChange);
-    wake?.();
-  });
-  const stopped = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+export type RequestChangeFeed = ReturnType<typeof subscribeRequestChanges>;
+
+function safeJson(text: string): unknown {
   try {
-    await subscriber.subscribe(CHANNEL);
-    while (!signal.aborted) {
-      while (queue.length) yield queue.shift()!;
-      await Promise.race([new Promise<void>((resolve) => (wake = resolve)), stopped]);
-    }
-  } finally {
-    subscriber.disconnect();
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }

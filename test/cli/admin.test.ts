@@ -24,7 +24,7 @@ describe("admin CLI", () => {
     expect(code).toBe(0);
     const created = JSON.parse(stdout) as { merchantId: string; apiKey: string };
     expect(created.apiKey).toMatch(/^mk_[0-9a-f]{12}_/);
-    expect(await authenticate(created.apiKey)).toMatchObject({ kind: "merchant", merchantId: created.merchantId });
+    expect((await authenticate(created.apiKey)).actor).toMatchObject({ kind: "merchant", merchantId: created.merchantId });
     const items = await db.configurationItem.findMany({ where: { merchantId: created.merchantId }, orderBy: { index: "asc" } });
     expect(items.map((i) => i.ledgerId)).toEqual(["test.uplink", "sandbox.aud.wallet"]);
     // The secret is never stored, only its hash.
@@ -43,7 +43,7 @@ describe("admin CLI", () => {
   it("creates payer keys and revokes keys by prefix", async () => {
     const { stdout } = await admin("key", "create", "--payer", "--json");
     const { apiKey, prefix } = JSON.parse(stdout) as { apiKey: string; prefix: string };
-    expect(await authenticate(apiKey)).toMatchObject({ kind: "payer" });
+    expect((await authenticate(apiKey)).actor).toMatchObject({ kind: "payer" });
     expect((await admin("key", "revoke", prefix)).code).toBe(0);
     await expectCode(authenticate(apiKey), "KEY_NOT_AUTHORIZED");
   });

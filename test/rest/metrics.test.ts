@@ -30,7 +30,8 @@ describe("GET /metrics", () => {
     expect(text).toMatch(/payreq_http_request_duration_seconds_bucket\{le="0.005",route="requests.pay",method="POST"\}/);
     expect(text).toMatch(/payreq_request_changes_total\{change="PAID"\} [1-9]/);
     expect(text).toMatch(/payreq_webhook_backlog [1-9]/);
-    expect(text).toMatch(/payreq_graphql_operations_total\{operation="Missing",type="query",outcome="error"\} [1-9]/);
+    expect(text).toMatch(/payreq_graphql_operations_total\{operationName="Missing",operationType="query"\} [1-9]/);
+    expect(text).toMatch(/payreq_graphql_errors_total\{operationName="Missing",operationType="query",phase="execute"\} [1-9]/);
   });
 });
 

@@ -37,9 +37,50 @@ describe("rate limits", () => {
         }),
       );
     await query(merchant.apiKey);
-    const limited = (await (await query(merchant.apiKey)).json()) as { errors: { extensions: { code: string } }[] };
+    const response = await query(merchant.apiKey);
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    const limited = (await response.json()) as { data?: unknown; errors: { extensions: { code: string } }[] };
     expect(limited.errors[0]!.extensions.code).toBe("RATE_LIMIT_EXCEEDED");
+    expect(limited.data).toBeUndefined();
     const fine = (await (await query(other.apiKey)).json()) as { errors: { extensions: { code: string } }[] };
     expect(fine.errors[0]!.extensions.code).toBe("REQUEST_NOT_FOUND");
+  });
+});
+
+describe("rate limits on GraphQL", () => {
+  it("charge one call per root field, aliases included, and refuse the whole operation past the limit", async () => {
+    const merchant = await limitedMerchant(5);
+    const create = (aliases: number) =>
+      app.fetch(
+        new Request("http://test/graphql", {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-api-key": merchant.apiKey },
+          body: JSON.stringify({
+            query: `mutation { ${Array.from(
+              { length: aliases },
+              (_, i) =>
+                `a${i}: requestCreate(input: { merchantId: "${merchant.merchantId}", asset: "NZD", amount: 5 }) { ... on PaymentRequest { id } }`,
+            ).join(" ")} }`,
+          }),
+        }),
+      );
+    expect((await create(3)).status).toBe(200);
+    const refused = await create(3); // 6 calls > 5
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(await db.paymentRequest.count({ where: { merchantId: merchant.merchantId } })).toBe(3);
+  });
+});
+
+describe("rate limits on QR codes", () => {
+  it("answer 429 with Retry-After like every other route", async () => {
+    const merchant = await limitedMerchant(1);
+    const qr = () =>
+      app.fetch(new Request(`http://test/requests/${crypto.randomUUID()}/qr.svg`, { headers: { "x-api-key": merchant.apiKey } }));
+    expect((await qr()).status).toBe(404);
+    const limited = await qr();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
   });
 });

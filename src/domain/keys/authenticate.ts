@@ -1,22 +1,25 @@
-import { db, pool } from "../../db.js";
+import { pool, toUtcText } from "../../db.js";
 import type { ApiKey } from "../../generated/prisma/client.js";
 import type { Actor } from "../context.js";
 import { UnauthenticatedError } from "../errors.js";
 import { hashApiKey } from "./api-key.js";
-import { countRequest } from "./rate-limit.js";
+
+/** The key a call was made with: who it speaks for, and what the transports need to meter it. */
+export interface AuthenticatedKey {
+  actor: Exclude<Actor, { kind: "operator" }>;
+  keyId: string;
+  keyPrefix: string;
+  /** The key's own calls-per-minute limit, if it has one. */
+  rateLimitPerMinute: number | null;
+  lastUsedAt: Date | null;
+}
 
 type ApiKeyRow = Pick<ApiKey, "id" | "prefix" | "kind" | "merchantId" | "revokedAt" | "lastUsedAt" | "rateLimitPerMinute">;
 
-/** lastUsedAt is a hint for operators; refreshing it at most once a minute keeps reads cheap. */
-const LAST_USED_RESOLUTION_MS = 60_000;
-
-/**
- * Resolves an X-Api-Key header to the actor it speaks for, or throws KEY_NOT_AUTHORIZED; then
- * counts the call against the key's per-minute limit (RATE_LIMIT_EXCEEDED past it).
- */
-export async function authenticate(key: string | null | undefined, now = new Date()): Promise<Actor> {
+/** Resolves an X-Api-Key header to the key and the actor it speaks for, or throws KEY_NOT_AUTHORIZED. */
+export async function authenticate(key: string | null | undefined): Promise<AuthenticatedKey> {
   if (!key || key.length > 200) throw new UnauthenticatedError();
-  // Every call starts here, so it reads with plain SQL: Prisma costs ~10x per query (see bench/).
+  // Every call starts here, so it reads with plain SQL (see docs/architecture.md).
   const { rows } = await pool.query<ApiKeyRow>(
     `SELECT id, prefix, kind, merchant_id AS "merchantId", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt",
             rate_limit_per_minute AS "rateLimitPerMinute"
@@ -25,11 +28,22 @@ export async function authenticate(key: string | null | undefined, now = new Dat
   );
   const apiKey = rows[0];
   if (!apiKey || apiKey.revokedAt) throw new UnauthenticatedError();
-  if (!apiKey.lastUsedAt || now.getTime() - apiKey.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await db.apiKey.update({ where: { id: apiKey.id }, data: { lastUsedAt: now } });
-  }
-  await countRequest(apiKey.prefix, apiKey.rateLimitPerMinute, now);
-  if (apiKey.kind === "PAYER") return { kind: "payer", keyPrefix: apiKey.prefix };
+  const meta = {
+    keyId: apiKey.id,
+    keyPrefix: apiKey.prefix,
+    rateLimitPerMinute: apiKey.rateLimitPerMinute,
+    lastUsedAt: apiKey.lastUsedAt,
+  };
+  if (apiKey.kind === "PAYER") return { actor: { kind: "payer", keyPrefix: apiKey.prefix }, ...meta };
   if (!apiKey.merchantId) throw new Error(`merchant key ${apiKey.prefix} has no merchant`);
-  return { kind: "merchant", merchantId: apiKey.merchantId, keyPrefix: apiKey.prefix };
+  return { actor: { kind: "merchant", merchantId: apiKey.merchantId, keyPrefix: apiKey.prefix }, ...meta };
+}
+
+/** lastUsedAt is a hint for operators; refreshing it at most once a minute keeps reads cheap. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Records that a key was used, at most once a minute per key. */
+export async function recordKeyUse(key: AuthenticatedKey, now: Date): Promise<void> {
+  if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() <= LAST_USED_RESOLUTION_MS) return;
+  await pool.query("UPDATE api_key SET last_used_at = $2 WHERE id = $1", [key.keyId, toUtcText(now)]);
 }

@@ -7,7 +7,6 @@ import type { DomainContext } from "../../domain/context.js";
 import { requireMerchant } from "../../domain/auth.js";
 import type { RequestChange } from "../../domain/requests/changes.js";
 import { builder } from "../builder.js";
-import { requestChanges } from "../../pubsub/request-changes.js";
 import { idempotent } from "../idempotent.js";
 import { PaymentMethodEnum, RequestStatusEnum } from "../enums.js";
 import { Transaction } from "./transaction.js";
@@ -177,7 +176,7 @@ builder.subscriptionField("paymentRequestChanged", (t) =>
     args: { requestId: t.arg.id({ description: "Only this request." }) },
     subscribe: async function* (_root, args, ctx) {
       const { merchantId } = requireMerchant(await ctx.domain());
-      for await (const change of requestChanges(ctx.signal)) {
+      for await (const change of ctx.changes.changes()) {
         if (change.merchantId === merchantId && (!args.requestId || change.requestId === args.requestId)) yield change;
       }
     },

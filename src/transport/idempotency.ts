@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { pool, toUtcText as utc } from "../db.js";
-import type { Actor } from "./context.js";
-import { StateConflictError, ValidationError } from "./errors.js";
+import type { Actor } from "../domain/context.js";
+import { StateConflictError, ValidationError } from "../domain/errors.js";
 
 const RETENTION_MS = 24 * 3_600_000;
 
@@ -31,6 +31,8 @@ export function fingerprintOf(operation: string, params: unknown): string {
  * over in the same statement), so two concurrent calls cannot both run: the second is told
  * IDEMPOTENCY_KEY_IN_USE, and the same key with other parameters IDEMPOTENCY_KEY_REUSED.
  * `run` returns the outcome to store; if it throws, the claim is released so a retry can run.
+ * Both transports use it: REST keeps the response (http/rest/idempotency.ts), GraphQL the
+ * mutation's entity or typed error (graphql/idempotent.ts).
  */
 export async function withIdempotency<O>(
   actor: Actor,

@@ -1,0 +1,34 @@
+import type { Context, ErrorHandler } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { DomainContext } from "../domain/context.js";
+import { RateLimitedError } from "../domain/errors.js";
+import { logger } from "../logger.js";
+import { chargeCalls } from "../transport/rate-limit.js";
+import { requestContext, requestIdOf } from "../transport/request-context.js";
+import { restError } from "./rest/errors.js";
+
+/** What the middleware below leave on the Hono context for the handlers after them. */
+export type AuthenticatedEnv = { Variables: { ctx: DomainContext } };
+
+/** Resolves the caller's API key to its domain context (KEY_NOT_AUTHORIZED without one). */
+export const authenticated = createMiddleware<AuthenticatedEnv>(async (c, next) => {
+  c.set("ctx", await requestContext(c.req.raw).domain());
+  await next();
+});
+
+/** Charges the call to its key's per-minute limit (one call per HTTP request). */
+export const rateLimited = createMiddleware(async (c, next) => {
+  await chargeCalls(await requestContext(c.req.raw).key(), 1);
+  await next();
+});
+
+/**
+ * Every error a route throws, as the contract's error body: a DomainError with its CODE and
+ * status, an unreachable dependency as 503, anything else as a logged 500 that leaks nothing.
+ */
+export const renderError: ErrorHandler = (error, c: Context) => {
+  const body = restError(error);
+  if (error instanceof RateLimitedError) c.header("Retry-After", String(error.retryAfterSeconds));
+  if (body.statusCode >= 500) logger.error({ err: error, requestId: requestIdOf(c.req.raw), path: c.req.path }, "request failed");
+  return c.json(body, body.statusCode as 400);
+};

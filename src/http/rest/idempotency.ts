@@ -1,0 +1,28 @@
+import { createMiddleware } from "hono/factory";
+import { fingerprintOf, withIdempotency } from "../../transport/idempotency.js";
+import type { RestEnv } from "./env.js";
+
+type KeptResponse = { status: number; body: unknown };
+
+/**
+ * A write sent with an Idempotency-Key runs at most once per key: the first response, errors
+ * included, is kept and replayed (with `Idempotent-Replayed: true`) for 24 hours. Responses of
+ * 500 and above are not kept, so a retry after an outage runs the write.
+ */
+export const idempotentWrites = createMiddleware<RestEnv>(async (c, next) => {
+  const key = c.req.header("idempotency-key");
+  if (key === undefined) return next();
+  const { outcome, replayed } = await withIdempotency<KeptResponse>(
+    c.var.ctx.actor,
+    key,
+    fingerprintOf(c.var.operation, c.var.params),
+    async () => {
+      await next();
+      if (c.res.status >= 500) throw c.error ?? new Error(`${c.var.operation} answered ${c.res.status}`);
+      return { status: c.res.status, body: await c.res.clone().json() };
+    },
+  );
+  if (!replayed) return;
+  c.header("Idempotent-Replayed", "true");
+  return c.json(outcome.body as object, outcome.status as 200);
+});

@@ -1,0 +1,32 @@
+import { config } from "../config.js";
+import { ExternalServiceError, RateLimitedError } from "../domain/errors.js";
+import type { AuthenticatedKey } from "../domain/keys/authenticate.js";
+import { redis } from "../redis.js";
+
+const WINDOW_MS = 60_000;
+
+/**
+ * Charges `calls` calls to a key's per-minute limit: its own (api_key.rate_limit_per_minute) or
+ * RATE_LIMIT_PER_MINUTE. Fixed one-minute windows counted in Redis, so the limit holds across API
+ * instances. Throws RATE_LIMIT_EXCEEDED past the limit and EXTERNAL_SERVICE_ERROR while Redis is
+ * unreachable. REST charges one call per request, GraphQL one per root field.
+ */
+export async function chargeCalls(key: AuthenticatedKey, calls: number, now = new Date()): Promise<void> {
+  const window = Math.floor(now.getTime() / WINDOW_MS);
+  const counter = `payreq:rate:${key.keyPrefix}:${window}`;
+  let count: number;
+  try {
+    const results = await redis
+      .multi()
+      .incrby(counter, calls)
+      .pexpire(counter, WINDOW_MS + 1_000)
+      .exec();
+    count = Number(results?.[0]?.[1]);
+  } catch (err) {
+    throw new ExternalServiceError("The rate limiter is unavailable; try again shortly.", { cause: err });
+  }
+  if (!Number.isFinite(count)) throw new ExternalServiceError("The rate limiter is unavailable; try again shortly.");
+  if (count > (key.rateLimitPerMinute ?? config.rateLimit.perMinute)) {
+    throw new RateLimitedError(Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now.getTime()) / 1000)));
+  }
+}

@@ -1,0 +1,59 @@
+import { randomUUID } from "node:crypto";
+import type { DomainContext } from "../domain/context.js";
+import { authenticate, recordKeyUse, type AuthenticatedKey } from "../domain/keys/authenticate.js";
+import { logger } from "../logger.js";
+
+const requestIds = new WeakMap<Request, string>();
+
+/**
+ * The id that the log lines, audit rows and webhooks of one call carry: the caller's
+ * X-Request-Id (up to 100 characters), or a new one. The same Request always gets the same id.
+ */
+export function requestIdOf(request: Request): string {
+  let id = requestIds.get(request);
+  if (!id) {
+    id = request.headers.get("x-request-id")?.slice(0, 100) || randomUUID();
+    requestIds.set(request, id);
+  }
+  return id;
+}
+
+/**
+ * What every transport knows about one HTTP call: its request id and, on first use, the API key
+ * it was made with and the domain context of that key. Authentication is lazy so that GraphiQL
+ * can load the schema without a key; every operation that touches data asks for the context.
+ */
+export interface RequestContext {
+  requestId: string;
+  key: () => Promise<AuthenticatedKey>;
+  domain: () => Promise<DomainContext>;
+}
+
+const contexts = new WeakMap<Request, RequestContext>();
+
+/** The call's context, made once per Request and shared by the middleware and handlers that see it. */
+export function requestContext(request: Request): RequestContext {
+  let context = contexts.get(request);
+  if (context) return context;
+  const requestId = requestIdOf(request);
+  let key: Promise<AuthenticatedKey> | undefined;
+  let domain: Promise<DomainContext> | undefined;
+  const authenticated = () =>
+    (key ??= authenticate(request.headers.get("x-api-key")).then(async (found) => {
+      await recordKeyUse(found, new Date());
+      return found;
+    }));
+  context = {
+    requestId,
+    key: authenticated,
+    domain: () =>
+      (domain ??= authenticated().then(({ actor }) => ({
+        actor,
+        requestId,
+        logger: logger.child({ requestId, keyPrefix: actor.keyPrefix }),
+        now: () => new Date(),
+      }))),
+  };
+  contexts.set(request, context);
+  return context;
+}
