@@ -11,13 +11,19 @@ export function listenForOutbox(url: string, onEvent: () => void, logger: Logger
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
 
+  const closeQuietly = (c: pg.Client) =>
+    c.end().catch((err: unknown) => logger.debug({ err }, "outbox listener: closing a broken connection failed"));
+  const reconnectSoon = () => {
+    if (!stopped) retry = setTimeout(() => void connect(), 1000);
+  };
+
   const connect = async () => {
     const next = new pg.Client({ connectionString: url });
     next.on("notification", onEvent);
     next.on("error", (err) => {
       logger.warn({ err }, "outbox listener lost its connection; reconnecting");
-      next.end().catch(() => undefined);
-      if (!stopped) retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+      void closeQuietly(next);
+      reconnectSoon();
     });
     try {
       await next.connect();
@@ -26,8 +32,8 @@ export function listenForOutbox(url: string, onEvent: () => void, logger: Logger
       onEvent();
     } catch (err) {
       logger.warn({ err }, "outbox listener could not connect; retrying");
-      await next.end().catch(() => undefined);
-      if (!stopped) retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+      await closeQuietly(next);
+      reconnectSoon();
     }
   };
 
@@ -36,7 +42,7 @@ export function listenForOutbox(url: string, onEvent: () => void, logger: Logger
     async close() {
       stopped = true;
       clearTimeout(retry);
-      await client?.end().catch(() => undefined);
+      if (client) await closeQuietly(client);
     },
   };
 }

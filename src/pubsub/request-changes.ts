@@ -37,7 +37,8 @@ export function subscribeRequestChanges(redisUrl: string, logger: Logger) {
   const subscribeClient = {
     on: (event: "message", listener: (channel: string, message: string) => void) => (subscriber.on(event, listener), subscribeClient),
     subscribe: (...channels: string[]) => subscriber.subscribe(...channels).catch((err: unknown) => logger.warn({ err }, "redis subscribe failed")),
-    unsubscribe: (...channels: string[]) => subscriber.unsubscribe(...channels).catch(() => undefined),
+    unsubscribe: (...channels: string[]) =>
+      subscriber.unsubscribe(...channels).catch((err: unknown) => logger.debug({ err }, "redis unsubscribe failed")),
   } as unknown as Redis;
   const eventTarget = createRedisEventTarget<PubSubEvent<Channels, typeof CHANNEL>>({
     publishClient: subscribeClient,

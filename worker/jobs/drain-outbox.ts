@@ -24,7 +24,8 @@ export async function scheduleDeliveries(
       continue;
     }
     if (state === "waiting" || state === "active" || state === "prioritized" || state === "waiting-children") continue;
-    if (existing) await existing.remove().catch(() => undefined);
+    // A finished job under the same id blocks a new one. A failure here fails this reconcile (logged); the next retries.
+    if (existing) await existing.remove();
     await queue.add(DELIVER_JOB, { eventId: event.id }, { jobId: event.id, delay });
     added += 1;
   }
