@@ -11,6 +11,12 @@ export const duration = z
     return Number(value) * factor;
   });
 
+/** Parses comma-separated durations such as `2m,10m,1h`; a malformed one is an issue at its index, not a throw. */
+export const durations = z
+  .string()
+  .transform((text) => text.split(","))
+  .pipe(z.array(duration));
+
 /** Variables every process shares: where the data lives and how loudly to log. */
 export const sharedEnv = z.object({
   /** PostgreSQL connection string. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { duration, parseEnv, sharedEnv } from "../src/config.js";
+import { duration, durations, parseEnv, sharedEnv } from "../src/config.js";
 
 const workerEnv = sharedEnv.extend({
   /** How often overdue requests are stored as expired. */
@@ -12,10 +12,7 @@ const workerEnv = sharedEnv.extend({
   /** How long shutdown waits for jobs in flight before giving up. */
   SHUTDOWN_TIMEOUT: duration.default(10_000),
   /** Delays between webhook attempts, each counted from the previous attempt (7 delays: 8 attempts). */
-  WEBHOOK_RETRY_DELAYS: z
-    .string()
-    .default("2m,10m,15m,1h,2h,6h,11h")
-    .transform((text) => text.split(",").map((part) => duration.parse(part))),
+  WEBHOOK_RETRY_DELAYS: durations.prefault("2m,10m,15m,1h,2h,6h,11h"),
   /** A webhook that has not answered within this counts as failed. */
   WEBHOOK_TIMEOUT: duration.default(10_000),
   /** The `iss` claim of notifications. */

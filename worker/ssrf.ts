@@ -23,12 +23,27 @@ const BLOCKED_RANGES = new Set([
 
 export class RefusedDestinationError extends Error {}
 
-/** True when an address is on the public internet. IPv4-mapped IPv6 is judged as its IPv4. */
+/**
+ * The IPv4 address an IPv6 address carries in its last 32 bits and is delivered to: IPv4-mapped
+ * (::ffff:0:0/96), IPv4-compatible (::/96, deprecated, but a resolver or a URL can still give one) and NAT64
+ * (64:ff9b::/96, which a NAT64 gateway forwards to the embedded IPv4).
+ */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const parts = address.parts;
+  const zero = (from: number, to: number) => parts.slice(from, to).every((part) => part === 0);
+  const mappedOrCompatible = zero(0, 5) && (parts[5] === 0 || parts[5] === 0xffff);
+  const nat64 = parts[0] === 0x64 && parts[1] === 0xff9b && zero(2, 6);
+  if (!mappedOrCompatible && !nat64) return null;
+  const [high, low] = [parts[6]!, parts[7]!];
+  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+}
+
+/** True when an address is on the public internet. An IPv6 address embedding an IPv4 one is judged as that IPv4. */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return !BLOCKED_RANGES.has(parsed.range());
+  const parsed = ipaddr.parse(address);
+  const judged = parsed.kind() === "ipv6" ? (embeddedIPv4(parsed as ipaddr.IPv6) ?? parsed) : parsed;
+  return !BLOCKED_RANGES.has(judged.range());
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;

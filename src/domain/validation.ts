@@ -4,15 +4,17 @@ import { ValidationError, type ValidationCode } from "./errors.js";
 /** The largest amount a JSON number carries exactly (2^53-1). */
 export const MAX_AMOUNT = BigInt(Number.MAX_SAFE_INTEGER);
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const id = z.string().trim().regex(UUID, "must be an identifier issued by this service");
 
-/** A positive amount of minimum units: a JSON integer or a string of decimal digits, up to 2^53-1. */
+/**
+ * A positive amount of minimum units: a JSON integer or a string of decimal digits, up to 2^53-1.
+ * The string is taken exactly as given: padding, signs, points and exponents are refused, not trimmed.
+ */
 export const amount = z.union([z.number(), z.string()]).transform((value, ctx) => {
-  const text = typeof value === "string" ? value.trim() : value;
-  const parsed =
-    typeof text === "number" ? (Number.isSafeInteger(text) ? BigInt(text) : null) : /^\d{1,20}$/.test(text) ? BigInt(text) : null;
+  const whole = typeof value === "number" ? Number.isSafeInteger(value) : /^\d{1,20}$/.test(value);
+  const parsed = whole ? BigInt(value) : null;
   if (parsed === null || parsed <= 0n || parsed > MAX_AMOUNT) {
     ctx.addIssue({ code: "custom", message: "must be a whole number of minimum units from 1 to 2^53-1" });
     return z.NEVER;

@@ -68,3 +68,21 @@ describe("dashboard lists", () => {
     expect((await gql(Requests, { first: 10 }, a.apiKey)).data!.paymentRequests.edges).toHaveLength(1);
   });
 });
+
+describe("list cursors", () => {
+  it("refuse a forged or garbled cursor as BAD_REQUEST instead of an unexpected error", async () => {
+    const merchant = await buildMerchant();
+    await buildRequest({ merchant });
+    const forged = [
+      Buffer.from("GPC:S:not-a-uuid").toString("base64"),
+      Buffer.from("GPC:N:5").toString("base64"),
+      "not a cursor at all",
+    ];
+    for (const after of forged) {
+      const result = await gql(Requests, { first: 2, after }, merchant.apiKey);
+      expect(result.errors?.[0]?.extensions?.["code"], after).toBe("BAD_REQUEST");
+    }
+    const real = (await gql(Requests, { first: 1 }, merchant.apiKey)).data!.paymentRequests.pageInfo.endCursor;
+    expect((await gql(Requests, { first: 1, after: real }, merchant.apiKey)).errors).toBeUndefined();
+  });
+});

@@ -2,6 +2,24 @@ import { db, type Prisma } from "../../db.js";
 import type { RequestStatus, TransactionType } from "../../generated/prisma/client.js";
 import { requireMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
+import { ValidationError } from "../errors.js";
+import { UUID } from "../validation.js";
+
+/** What a list cursor holds before base64: Pothos's prefix for a cursor on a string column, then the row's id. */
+const CURSOR_PREFIX = "GPC:S:";
+
+/**
+ * The row id a list cursor (`after`, `before`) points at. Only a cursor exactly as a list issued it
+ * is read: anything else is refused as BAD_REQUEST before it can reach the database.
+ */
+export function decodeListCursor(cursor: string): string {
+  const text = Buffer.from(cursor, "base64").toString("utf8");
+  const id = text.startsWith(CURSOR_PREFIX) ? text.slice(CURSOR_PREFIX.length) : "";
+  if (Buffer.from(text, "utf8").toString("base64") !== cursor || !UUID.test(id)) {
+    throw new ValidationError("BAD_REQUEST", "after and before must be cursors returned by this list.");
+  }
+  return id;
+}
 
 /** `createdAt` within [createdFrom, createdTo), either end optional. */
 function createdBetween({ createdFrom, createdTo }: { createdFrom?: Date | null; createdTo?: Date | null }) {

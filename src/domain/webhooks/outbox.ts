@@ -88,24 +88,39 @@ export interface AttemptResult {
 }
 
 /**
+ * How many attempts an event gets: its own limit (set when it is redelivered), else one more than
+ * the delays of the schedule. True when attempt `number` (counted from 1) is the last.
+ */
+export function isLastAttempt(number: number, attemptLimit: number | null, retryDelaysMs: readonly number[]): boolean {
+  return number >= (attemptLimit ?? retryDelaysMs.length + 1);
+}
+
+/**
+ * The wait before attempt `number` (2 and on), counted from the attempt before it: the schedule's
+ * delays in order, its last repeated for any attempt beyond it.
+ */
+export function delayBeforeAttempt(number: number, retryDelaysMs: readonly number[]): number {
+  return retryDelaysMs[Math.min(number - 2, retryDelaysMs.length - 1)] ?? 0;
+}
+
+/**
  * Records an attempt and moves the event on: DELIVERED, REFUSED (never retried), EXHAUSTED after
  * the last allowed attempt, or PENDING again after the next delay of the schedule, counted from
  * this attempt. Returns the updated event.
  */
 export async function recordWebhookAttempt(event: ClaimedEvent, result: AttemptResult, retryDelaysMs: number[]) {
   const number = event.attempts + 1;
-  const limit = event.attemptLimit ?? retryDelaysMs.length + 1;
   const finishedAt = new Date(result.startedAt.getTime() + result.durationMs);
   const state: WebhookEventState =
     result.outcome === "DELIVERED"
       ? "DELIVERED"
       : result.outcome === "REFUSED"
         ? "REFUSED"
-        : number >= limit
+        : isLastAttempt(number, event.attemptLimit, retryDelaysMs)
           ? "EXHAUSTED"
           : "PENDING";
-  const delay = retryDelaysMs[Math.min(number - 1, retryDelaysMs.length - 1)] ?? 0;
-  const nextAttemptAt = state === "PENDING" ? new Date(finishedAt.getTime() + delay) : event.nextAttemptAt;
+  const nextAttemptAt =
+    state === "PENDING" ? new Date(finishedAt.getTime() + delayBeforeAttempt(number + 1, retryDelaysMs)) : event.nextAttemptAt;
   const lastError = result.outcome === "DELIVERED" ? null : (result.error ?? `HTTP ${result.statusCode}`);
 
   // The attempt row and the event's new state in one statement, so one is never without the other.

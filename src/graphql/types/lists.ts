@@ -1,4 +1,5 @@
-import { listRequests, listTransactions } from "../../domain/requests/list.js";
+import type { FieldRef } from "@pothos/core";
+import { decodeListCursor, listRequests, listTransactions } from "../../domain/requests/list.js";
 import { builder } from "../builder.js";
 import { RequestStatusEnum, TransactionTypeEnum } from "../enums.js";
 
@@ -24,27 +25,49 @@ const TransactionFilter = builder.inputType("TransactionFilter", {
   }),
 });
 
+/**
+ * Reads `after` and `before` with decodeListCursor before Pothos does: a forged cursor is then a
+ * BAD_REQUEST rather than a Pothos error without a code, or a database error once Prisma uses it.
+ */
+function refusingForgedCursors<R extends FieldRef<typeof builder.$inferSchemaTypes>>(ref: R): R {
+  ref.updateConfig((config) => ({
+    ...config,
+    argMappers: [
+      ...config.argMappers,
+      (args) => {
+        for (const cursor of [args.after, args.before]) if (typeof cursor === "string") decodeListCursor(cursor);
+        return args;
+      },
+    ],
+  }));
+  return ref;
+}
+
 builder.queryFields((t) => ({
-  paymentRequests: t.prismaConnection(
-    {
-      type: "PaymentRequest",
-      cursor: "id",
-      description: "The merchant's payment requests, newest first (Relay cursor pagination).",
-      args: { filter: t.arg({ type: RequestFilter, description: "Optional filters." }) },
-      resolve: async (query, _root, args, ctx) => listRequests(await ctx.domain(), args.filter ?? {}, query),
-    },
-    { description: "A page of payment requests." },
-    { description: "A payment request and its cursor." },
+  paymentRequests: refusingForgedCursors(
+    t.prismaConnection(
+      {
+        type: "PaymentRequest",
+        cursor: "id",
+        description: "The merchant's payment requests, newest first (Relay cursor pagination).",
+        args: { filter: t.arg({ type: RequestFilter, description: "Optional filters." }) },
+        resolve: async (query, _root, args, ctx) => listRequests(await ctx.domain(), args.filter ?? {}, query),
+      },
+      { description: "A page of payment requests." },
+      { description: "A payment request and its cursor." },
+    ),
   ),
-  transactions: t.prismaConnection(
-    {
-      type: "Transaction",
-      cursor: "id",
-      description: "The merchant's transactions, newest first (Relay cursor pagination).",
-      args: { filter: t.arg({ type: TransactionFilter, description: "Optional filters." }) },
-      resolve: async (query, _root, args, ctx) => listTransactions(await ctx.domain(), args.filter ?? {}, query),
-    },
-    { description: "A page of transactions." },
-    { description: "A transaction and its cursor." },
+  transactions: refusingForgedCursors(
+    t.prismaConnection(
+      {
+        type: "Transaction",
+        cursor: "id",
+        description: "The merchant's transactions, newest first (Relay cursor pagination).",
+        args: { filter: t.arg({ type: TransactionFilter, description: "Optional filters." }) },
+        resolve: async (query, _root, args, ctx) => listTransactions(await ctx.domain(), args.filter ?? {}, query),
+      },
+      { description: "A page of transactions." },
+      { description: "A transaction and its cursor." },
+    ),
   ),
 }));

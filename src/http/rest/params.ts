@@ -11,11 +11,18 @@ export type Params = Record<string, unknown>;
  * real socket they are read from the Node request.
  */
 export async function readParams(c: Context): Promise<Params> {
-  const query = Object.fromEntries(new URL(c.req.url).searchParams);
-  const text = await readBodyText(c);
+  return mergeParams(new URL(c.req.url).searchParams, await readBodyText(c), c.req.header("content-type"));
+}
+
+/**
+ * The query string's parameters overlaid by those of the body, read as its content type says
+ * (form-encoded when none is given). A blank body adds nothing, whatever its type.
+ */
+export function mergeParams(search: URLSearchParams, text: string, contentType: string | undefined): Params {
+  const query = Object.fromEntries(search);
   if (!text.trim()) return query;
 
-  const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
   if (type === "application/json") return { ...query, ...parseJsonObject(text) };
   if (type === "application/x-www-form-urlencoded" || type === "")
     return { ...query, ...Object.fromEntries(new URLSearchParams(text)) };
