@@ -18,7 +18,9 @@ export const pool = new pg.Pool({
   query_timeout: 15_000,
 });
 // An idle client whose connection drops must not crash the process; the pool replaces it.
-pool.on("error", (err) => logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, "idle database connection lost"));
+pool.on("error", (err) =>
+  logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, "idle database connection lost"),
+);
 
 /**
  * Columns are UTC `timestamp(3)` without a zone (Prisma's convention), so plain SQL on the pool

@@ -14,7 +14,9 @@ export const redis = new Redis(config.redis.url, {
   connectTimeout: 2_000,
   commandTimeout: 2_000,
 });
-redis.on("error", (err) => logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, "redis connection error"));
+redis.on("error", (err) =>
+  logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, "redis connection error"),
+);
 
 /** Whether Redis answers a PING (within the command timeout). */
 export async function redisReachable(): Promise<boolean> {

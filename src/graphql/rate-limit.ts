@@ -25,7 +25,9 @@ export function useRateLimit(): Plugin<GraphQLContext> {
       const retryAfter: Record<string, string> =
         error instanceof RateLimitedError ? { "Retry-After": String(error.retryAfterSeconds) } : {};
       const status = error instanceof RateLimitedError ? 429 : 503;
-      return { errors: [new GraphQLError(error.message, { extensions: { code: error.code, http: { status, headers: retryAfter } } })] };
+      return {
+        errors: [new GraphQLError(error.message, { extensions: { code: error.code, http: { status, headers: retryAfter } } })],
+      };
     }
   };
   return {

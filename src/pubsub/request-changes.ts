@@ -35,8 +35,12 @@ export function subscribeRequestChanges(redisUrl: string, logger: Logger) {
   // The event target subscribes and unsubscribes without awaiting; their failures are logged here
   // instead of becoming unhandled rejections. It never publishes (publishRequestChanges does).
   const subscribeClient = {
-    on: (event: "message", listener: (channel: string, message: string) => void) => (subscriber.on(event, listener), subscribeClient),
-    subscribe: (...channels: string[]) => subscriber.subscribe(...channels).catch((err: unknown) => logger.warn({ err }, "redis subscribe failed")),
+    on: (event: "message", listener: (channel: string, message: string) => void) => (
+      subscriber.on(event, listener),
+      subscribeClient
+    ),
+    subscribe: (...channels: string[]) =>
+      subscriber.subscribe(...channels).catch((err: unknown) => logger.warn({ err }, "redis subscribe failed")),
     unsubscribe: (...channels: string[]) =>
       subscriber.unsubscribe(...channels).catch((err: unknown) => logger.debug({ err }, "redis unsubscribe failed")),
   } as unknown as Redis;

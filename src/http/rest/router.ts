@@ -25,9 +25,7 @@ const legacyParams = createMiddleware<RestEnv>(async (c, next) => {
 });
 
 /** Only writes take an Idempotency-Key. */
-const writesIdempotent = createMiddleware<RestEnv>(async (c, next) =>
-  c.var.route.write ? idempotentWrites(c, next) : next(),
-);
+const writesIdempotent = createMiddleware<RestEnv>(async (c, next) => (c.var.route.write ? idempotentWrites(c, next) : next()));
 
 /** Mounts the dotted legacy routes, GET and POST alike, and their OpenAPI document. */
 export function mountRest(app: Hono) {
