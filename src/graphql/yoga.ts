@@ -67,9 +67,8 @@ export function createGraphQLHandler(changes: RequestChangeFeed) {
           const unavailable = new ExternalServiceError();
           return new GraphQLError(unavailable.message, { extensions: unavailable.extensions });
         }
-        const masked = maskError(error, message, isDev);
-        if (masked !== error) logger.error({ err: original }, "unexpected error in a GraphQL operation");
-        return masked;
+        // Yoga logs what it masks (logging: above).
+        return maskError(error, message, isDev);
       },
     },
   });
