@@ -37,7 +37,7 @@ describe("audit trail", () => {
     const { request: cancelled } = await buildRequest({ merchant });
     await cancelRequest(merchant.ctx, { requestId: cancelled.id });
     const { request: overdue } = await buildRequest({ merchant, paymentExpirySeconds: 1 });
-    await expireOverdueRequests(new Date(overdue.expiresAt.getTime() + 1));
+    expect(await expireOverdueRequests(new Date(overdue.expiresAt.getTime() + 1), { merchantId: merchant.merchantId })).toBe(1);
     expect((await requestActivities(merchant.ctx, cancelled.id)).at(-1)).toMatchObject({
       action: "request.cancelled",
       outcome: "CANCELLED",
@@ -64,10 +64,10 @@ describe("audit trail", () => {
 });
 
 describe("health", () => {
-  it("answers /health and /ready while the database is reachable", async () => {
+  it("answers /health and /ready while the database and Redis are reachable", async () => {
     expect((await app.fetch(new Request("http://test/health"))).status).toBe(200);
     const ready = await app.fetch(new Request("http://test/ready"));
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: "ready", database: "ok" });
+    expect(await ready.json()).toEqual({ status: "ready", database: "ok", redis: "ok" });
   });
 });

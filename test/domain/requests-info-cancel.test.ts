@@ -43,20 +43,31 @@ describe("expiry", () => {
     expect(effectiveStatus(await getRequest(merchant.ctx, { requestId: request.id }), request.expiresAt)).toBe("EXPIRED");
     expect(effectiveStatus(request, new Date(request.expiresAt.getTime() - 1))).toBe("NEW");
 
-    expect(await expireOverdueRequests(justAfter)).toBeGreaterThanOrEqual(1);
+    // Swept within this merchant only: other files' requests are not this test's to expire.
+    expect(await expireOverdueRequests(justAfter, { merchantId: merchant.merchantId })).toBe(1);
     expect(await db.paymentRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "EXPIRED" });
   });
 
   it("leaves paid, cancelled and still-open requests alone", async () => {
-    const { request: open } = await buildRequest({ paymentExpirySeconds: 3600 });
-    const { request: paid } = await buildRequest({ paymentExpirySeconds: 1 });
+    const merchant = await buildMerchant();
+    const { request: open } = await buildRequest({ merchant, paymentExpirySeconds: 3600 });
+    // Past their expiry at the sweep's clock below, but closed before it.
+    const { request: paid } = await buildRequest({ merchant, paymentExpirySeconds: 30 });
     await payRequest(payer, { requestId: paid.id, authorization: "x", ledger: "test.uplink" });
-    await expireOverdueRequests(new Date(open.createdAt.getTime() + 60_000));
+    const { request: cancelled } = await buildRequest({ merchant, paymentExpirySeconds: 30 });
+    await cancelRequest(merchant.ctx, { requestId: cancelled.id });
+
+    const sweptAt = new Date(open.createdAt.getTime() + 60_000);
+    expect(await expireOverdueRequests(sweptAt, { merchantId: merchant.merchantId })).toBe(0);
     const statuses = await db.paymentRequest.findMany({
-      where: { id: { in: [open.id, paid.id] } },
+      where: { merchantId: merchant.merchantId },
       select: { id: true, status: true },
     });
-    expect(Object.fromEntries(statuses.map((r) => [r.id, r.status]))).toEqual({ [open.id]: "NEW", [paid.id]: "PAID" });
+    expect(Object.fromEntries(statuses.map((r) => [r.id, r.status]))).toEqual({
+      [open.id]: "NEW",
+      [paid.id]: "PAID",
+      [cancelled.id]: "CANCELLED",
+    });
   });
 });
 

@@ -1,11 +1,18 @@
-import { db } from "../../db.js";
+import { db, Prisma } from "../../db.js";
 import { announceRequestChange } from "./changes.js";
 
+/** Which open requests a sweep may expire: all of them (the worker's sweep), or one merchant's. */
+export interface ExpiryScope {
+  merchantId?: string;
+}
+
 /**
- * Stores EXPIRED on open requests past their expiresAt, in batches, skipping rows a payer holds
- * locked (that pay will itself see the request as expired). Returns how many were expired.
+ * Stores EXPIRED on open requests past their expiresAt (of `scope.merchantId` only, when given), in
+ * batches, skipping rows a payer holds locked (that pay will itself see the request as expired).
+ * Returns how many were expired.
  */
-export async function expireOverdueRequests(now: Date, batchSize = 1000): Promise<number> {
+export async function expireOverdueRequests(now: Date, scope: ExpiryScope = {}, batchSize = 1000): Promise<number> {
+  const ofMerchant = scope.merchantId === undefined ? Prisma.empty : Prisma.sql`AND merchant_id = ${scope.merchantId}::uuid`;
   let total = 0;
   for (;;) {
     // The activity rows are written by the same statement, so the trail never misses an expiry.
@@ -14,7 +21,7 @@ export async function expireOverdueRequests(now: Date, batchSize = 1000): Promis
         UPDATE payment_request SET status = 'EXPIRED', updated_at = ${now}
         WHERE id IN (
           SELECT id FROM payment_request
-          WHERE status = 'NEW' AND expires_at <= ${now}
+          WHERE status = 'NEW' AND expires_at <= ${now} ${ofMerchant}
           LIMIT ${batchSize} FOR UPDATE SKIP LOCKED
         )
         RETURNING id, merchant_id
