@@ -28,6 +28,13 @@ export const wholeNumber = (min: number, max: number) =>
     .union([z.number(), z.string().trim().regex(/^\d+$/).transform(Number)])
     .pipe(z.number().int().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`));
 
+/**
+ * Refuses text holding U+0000: PostgreSQL cannot take it in a text parameter (error 22021), so it is
+ * the parameter's own INVALID_* code, never a failed query.
+ */
+export const withoutNul = <S extends z.ZodType<string>>(schema: S) =>
+  schema.refine((value) => !value.includes("\u0000"), { message: "must not contain U+0000" });
+
 /** Text of at most `max` characters. */
 export const text = (max: number) => z.string().trim().min(1).max(max, `must be at most ${max} characters`);
 
