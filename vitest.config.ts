@@ -13,6 +13,17 @@ export const testEnv = {
   WEBHOOK_SIGNING_KEY_DIR: `${tmpdir()}/payreq-test-signing-keys`,
 };
 
+/**
+ * The databases tests run in, all copies of one template that global setup migrates once per run
+ * (nobody connects to the template: PostgreSQL copies only an unused database). The api project
+ * shares `payreq_test`; each worker test file gets its own copy (test/setup/worker-database.ts),
+ * named with this prefix, the run's id and a random part.
+ */
+export const testDatabases = {
+  templateUrl: "postgresql://postgres@127.0.0.1:5432/payreq_test_template",
+  workerPrefix: "payreq_test_w_",
+};
+
 export default defineConfig({
   resolve: {
     // graphql 16 ships CJS and ESM builds; Node (and so Pothos and Yoga) loads the CJS one, Vite
@@ -23,8 +34,10 @@ export default defineConfig({
     env: testEnv,
     globalSetup: ["test/setup/global.ts"],
     reporters: ["default", "./test/setup/summary-reporter.ts"],
-    // Worker tests deliver every pending outbox row in the shared test database, so they run
-    // after the rest, one file at a time.
+    // A worker delivers every pending outbox row and sweeps every overdue request of its database,
+    // so each worker test file runs in a database of its own (and a signing-key directory of its
+    // own), made by its setup file before the file loads src/config.ts. They run after the rest,
+    // one file at a time, which keeps the machine quiet for their timing checks.
     projects: [
       {
         extends: true,
@@ -32,7 +45,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "worker", include: ["test/worker/**/*.test.ts"], fileParallelism: false, sequence: { groupOrder: 1 } },
+        test: {
+          name: "worker",
+          include: ["test/worker/**/*.test.ts"],
+          setupFiles: ["test/setup/worker-database.ts"],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
       },
     ],
     testTimeout: 20_000,

@@ -50,6 +50,8 @@ export const workerConfig = {
     signingKey: env.WEBHOOK_SIGNING_KEY,
     signingKeyDir: env.WEBHOOK_SIGNING_KEY_DIR,
     keyOverlapMs: env.WEBHOOK_KEY_OVERLAP,
+    /** How long the worker reuses the current private key before asking the database again (a rotation shows within this). */
+    keyCacheMs: 5_000,
     reconcileIntervalMs: env.WEBHOOK_RECONCILE_INTERVAL,
     concurrency: env.WEBHOOK_CONCURRENCY,
   },

@@ -23,6 +23,8 @@ interface KeySettings {
   signingKey?: string;
   signingKeyDir: string;
   keyOverlapMs: number;
+  /** How long `current()` reuses the key it read (0: it asks the database every time). */
+  keyCacheMs: number;
 }
 
 /** Imports a PKCS#8 PEM and derives its public JWK and kid (the RFC 7638 thumbprint). */
@@ -82,13 +84,13 @@ export async function openKeyStore(settings: KeySettings, logger: Logger) {
 
   let cached: { key: SigningKey; until: number } | null = null;
   return {
-    /** The current key, re-read from the database at most every few seconds. */
+    /** The current key, re-read from the database at most every `keyCacheMs`. */
     async current(): Promise<SigningKey> {
       if (cached && cached.until > Date.now()) return cached.key;
       const currentKid = await currentSigningKid();
       const key = currentKid ? await load(currentKid) : null;
       if (!key) throw new Error(`the current signing key ${currentKid} is not in ${settings.signingKeyDir}`);
-      cached = { key, until: Date.now() + 5_000 };
+      cached = { key, until: Date.now() + settings.keyCacheMs };
       return key;
     },
   };

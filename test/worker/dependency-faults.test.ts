@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { testEnv } from "../../vitest.config.js";
 import { buildMerchant, type TestMerchant } from "../factories.js";
-import { startApiProcess, until } from "./harness.js";
+import { fileEnv, startApiProcess, until } from "./harness.js";
 
 /** A TCP proxy to a local service that the test can cut (dropping every connection) and restore. */
 function startProxy(targetPort: number) {
@@ -45,7 +45,8 @@ beforeAll(async () => {
   const proxyPort = await proxy.listen();
   const redisUrl = new URL(testEnv.REDIS_URL);
   redisUrl.port = String(await redisProxy.listen());
-  const url = new URL(testEnv.DATABASE_URL);
+  // The API process reaches this file's database through the proxy.
+  const url = new URL(fileEnv.DATABASE_URL);
   url.port = String(proxyPort);
   const api = await startApiProcess({ DATABASE_URL: url.toString(), REDIS_URL: redisUrl.toString() });
   base = api.base;

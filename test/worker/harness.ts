@@ -2,12 +2,32 @@ import { spawn } from "node:child_process";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
-import { createLocalJWKSet, jwtVerify, type JWTPayload } from "jose";
+import { inspect } from "node:util";
+import { createLocalJWKSet, decodeJwt, jwtVerify, type JWTPayload } from "jose";
+import { config } from "../../src/config.js";
 import { db } from "../../src/db.js";
 import { startWorker } from "../../worker/app.js";
 import type { WorkerConfig } from "../../worker/config.js";
 import { app } from "../fixtures.js";
-import { testEnv } from "../../vitest.config.js";
+import { testDatabases, testEnv } from "../../vitest.config.js";
+
+/**
+ * This file's database and signing-key directory, made by test/setup/worker-database.ts before
+ * anything loaded src/config.ts. Spawned API and worker processes inherit them through process.env.
+ */
+export const fileEnv = {
+  DATABASE_URL: process.env["DATABASE_URL"] ?? "",
+  WEBHOOK_SIGNING_KEY_DIR: process.env["WEBHOOK_SIGNING_KEY_DIR"] ?? "",
+};
+if (
+  !fileEnv.DATABASE_URL.includes(`/${testDatabases.workerPrefix}`) ||
+  config.db.url !== fileEnv.DATABASE_URL ||
+  fileEnv.WEBHOOK_SIGNING_KEY_DIR === testEnv.WEBHOOK_SIGNING_KEY_DIR
+) {
+  throw new Error(
+    `worker tests need a database of their own (test/setup/worker-database.ts): DATABASE_URL is ${fileEnv.DATABASE_URL}, src/config.ts read ${config.db.url}`,
+  );
+}
 
 export interface Received {
   at: number;
@@ -36,13 +56,15 @@ export async function startReceiver(answer: (index: number) => { status?: number
   return {
     url: `http://127.0.0.1:${port}/hooks/${randomUUID()}`,
     received,
+    /** The calls that carried event `eventId` (its jti), in order. */
+    of: (eventId: string) => received.filter((r) => decodeJwt(r.token).jti === eventId),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 
 export function workerConfig(webhooks: Partial<WorkerConfig["webhooks"]> = {}): WorkerConfig {
   return {
-    db: { url: testEnv.DATABASE_URL },
+    db: { url: fileEnv.DATABASE_URL },
     redis: { url: testEnv.REDIS_URL },
     queues: { prefix: `test-${randomUUID()}` },
     expiry: { sweepIntervalMs: 60_000 },
@@ -53,8 +75,10 @@ export function workerConfig(webhooks: Partial<WorkerConfig["webhooks"]> = {}): 
       issuer: "payreq-test",
       allowPrivateNetworks: true,
       signingKey: undefined,
-      signingKeyDir: testEnv.WEBHOOK_SIGNING_KEY_DIR,
+      signingKeyDir: fileEnv.WEBHOOK_SIGNING_KEY_DIR,
       keyOverlapMs: 3_600_000,
+      // Every signature reads the current key, so a rotation shows at once, not after a cache lifetime.
+      keyCacheMs: 0,
       reconcileIntervalMs: 300,
       concurrency: 10,
       ...webhooks,
@@ -71,12 +95,24 @@ export async function withWorker<T>(config: WorkerConfig, run: () => Promise<T>)
   }
 }
 
-/** Polls until `done` holds or the deadline passes, then returns the last value read. */
-export async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+/**
+ * Polls `read` until `done` holds and returns that value. Past the deadline it throws, naming what
+ * it waited for (`what`, else `done`'s source) and the last value read.
+ */
+export async function until<T>(
+  read: () => Promise<T> | T,
+  done: (value: T) => boolean,
+  timeoutMs = 15_000,
+  what = `${done}`,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
+    if (done(value)) return value;
+    if (Date.now() > deadline) {
+      const last = inspect(value, { depth: 4, breakLength: Infinity, maxArrayLength: 20, maxStringLength: 500 });
+      throw new Error(`Waited ${timeoutMs} ms for ${what}; it did not happen. Last value read: ${last}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -97,27 +133,23 @@ export function eventOf(transactionId: string) {
   });
 }
 
-/** Events other suites left behind point at hosts that do not exist; keep the worker off them. */
-export async function retireForeignEvents() {
-  await db.webhookEvent.updateMany({
-    where: { state: "PENDING", NOT: { url: { startsWith: "http://127.0.0.1:" } } },
-    data: { state: "REFUSED" },
-  });
-}
-
-/** Starts the API as its own process on a free-ish loopback port and waits until it answers. */
+/** Starts the API as its own process (on this file's database) on a free-ish loopback port and waits until it answers. */
 export async function startApiProcess(env: Record<string, string> = {}) {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
     env: { ...process.env, PORT: String(port), ...env },
     stdio: "ignore",
   });
+  let exit: string | null = null;
+  child.once("exit", (code, signal) => (exit = `code ${code}, signal ${signal}`));
   const base = `http://127.0.0.1:${port}`;
-  const up = () =>
-    fetch(`${base}/health`).then(
+  const up = () => {
+    if (exit) throw new Error(`the API process on port ${port} exited (${exit}) before it answered /health`);
+    return fetch(`${base}/health`).then(
       (r) => r.status,
       () => 0,
     );
-  await until(up, (status) => status === 200, 20_000);
+  };
+  await until(up, (status) => status === 200, 20_000, `the API process on port ${port} to answer /health with 200`);
   return { base, kill: () => child.kill("SIGKILL") };
 }

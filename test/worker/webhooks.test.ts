@@ -1,20 +1,28 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { decodeProtectedHeader } from "jose";
+import { describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { redeliverWebhookEvent } from "../../src/domain/webhooks/redeliver.js";
 import { refundTransaction } from "../../src/domain/transactions/refund.js";
 import { rotateSigningKey } from "../../worker/signing.js";
 import { buildRequest, payer } from "../factories.js";
-import { eventOf, retireForeignEvents, startReceiver, until, verifyNotification, withWorker, workerConfig } from "./harness.js";
-import { testEnv } from "../../vitest.config.js";
-
-beforeAll(retireForeignEvents);
+import { eventOf, fileEnv, startReceiver, until, verifyNotification, withWorker, workerConfig } from "./harness.js";
 
 /** A request paid on test.uplink whose notifyUrl is the receiver. */
 async function paidRequest(notifyUrl: string, amount = 1200) {
   const { merchant, request } = await buildRequest({ amount, notifyUrl, externalReference: `ord-${Math.random()}` });
   const paid = await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
   return { merchant, request: paid, purchase: paid.transactions[0]! };
+}
+
+/**
+ * A later notification through the same worker to the same receiver: once it has `reached` the
+ * state given, the worker has also done whatever it was still going to do with earlier events, so
+ * "nothing more arrived" is checked after something did, not after a sleep.
+ */
+async function marker(notifyUrl: string, reached: (event: Awaited<ReturnType<typeof eventOf>>) => boolean) {
+  const { purchase } = await paidRequest(notifyUrl);
+  return until(() => eventOf(purchase.id), reached, 15_000, `the marker notification ${purchase.id} to be handled`);
 }
 
 describe("webhook delivery", () => {
@@ -69,22 +77,25 @@ describe("webhook delivery", () => {
     const delays = [300, 600, 50, 50, 50, 50, 50];
     await withWorker(workerConfig({ retryDelaysMs: delays }), async () => {
       const { purchase } = await paidRequest(receiver.url);
-      const event = await until(
+      await until(
         () => eventOf(purchase.id),
         (e) => e.state === "DELIVERED",
       );
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(receiver.received).toHaveLength(3);
+      // The receiver answers the marker (its 4th call) 200 too.
+      await marker(receiver.url, (e) => e.state === "DELIVERED");
+      const event = await eventOf(purchase.id);
+      expect(receiver.of(event.id)).toHaveLength(3);
+      expect(receiver.received).toHaveLength(4);
       expect(event.attempts).toBe(3);
       expect(event.deliveryAttempts.map((a) => [a.outcome, a.statusCode])).toEqual([
         ["FAILED", 503],
         ["FAILED", 503],
         ["DELIVERED", 200],
       ]);
-      const [first, second, third] = receiver.received.map((r) => r.at);
+      const [first, second, third] = receiver.of(event.id).map((r) => r.at);
       expect(second! - first!).toBeGreaterThanOrEqual(delays[0]!);
       expect(third! - second!).toBeGreaterThanOrEqual(delays[1]!);
-      const jtis = await Promise.all(receiver.received.map(async (r) => (await verifyNotification(r.token)).jti));
+      const jtis = await Promise.all(receiver.received.slice(0, 3).map(async (r) => (await verifyNotification(r.token)).jti));
       expect(new Set(jtis)).toEqual(new Set([event.id]));
     });
     await receiver.close();
@@ -94,14 +105,16 @@ describe("webhook delivery", () => {
     const receiver = await startReceiver(() => ({ status: 500 }));
     await withWorker(workerConfig(), async () => {
       const { purchase } = await paidRequest(receiver.url);
-      const event = await until(
+      await until(
         () => eventOf(purchase.id),
         (e) => e.state === "EXHAUSTED",
       );
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      // The marker fails too; its first attempt is enough.
+      await marker(receiver.url, (e) => e.attempts >= 1);
+      const event = await eventOf(purchase.id);
       expect(event.state).toBe("EXHAUSTED");
       expect(event.deliveryAttempts).toHaveLength(8);
-      expect(receiver.received).toHaveLength(8);
+      expect(receiver.of(event.id)).toHaveLength(8);
     });
     await receiver.close();
   });
@@ -129,7 +142,11 @@ describe("webhook delivery", () => {
         (e) => e.state !== "PENDING",
       );
       expect(event.state).toBe("REFUSED");
-      expect(event.deliveryAttempts).toMatchObject([{ outcome: "REFUSED", error: expect.stringContaining("127.0.0.1") }]);
+      // Not retried: once a later event to the same place is refused too, the first still has one attempt.
+      await marker(receiver.url, (e) => e.state === "REFUSED");
+      expect((await eventOf(purchase.id)).deliveryAttempts).toMatchObject([
+        { outcome: "REFUSED", error: expect.stringContaining("127.0.0.1") },
+      ]);
       expect(receiver.received).toHaveLength(0);
     });
     await receiver.close();
@@ -144,19 +161,25 @@ describe("webhook delivery", () => {
         (e) => e.state === "EXHAUSTED",
       );
       await redeliverWebhookEvent(merchant.ctx, { eventId: exhausted.id });
-      const event = await until(
+      const delivered = await until(
         () => eventOf(purchase.id),
         (e) => e.state === "DELIVERED",
       );
-      expect(event.deliveryAttempts).toHaveLength(9);
       expect((await verifyNotification(receiver.received.at(-1)!.token)).jti).toBe(exhausted.id);
+      // Once: after a later notification is delivered, still 9 attempts and 9 calls.
+      await marker(receiver.url, (e) => e.state === "DELIVERED");
+      const event = await eventOf(purchase.id);
+      expect(event).toMatchObject({ id: delivered.id, state: "DELIVERED", attempts: 9 });
+      expect(event.deliveryAttempts).toHaveLength(9);
+      expect(receiver.of(exhausted.id)).toHaveLength(9);
     });
     await receiver.close();
   });
 
   it("still verifies a token signed before a key rotation while the old key overlaps", async () => {
     const receiver = await startReceiver();
-    await withWorker(workerConfig(), async () => {
+    const kid = (token: string) => decodeProtectedHeader(token).kid!;
+    const [before, after] = await withWorker(workerConfig(), async () => {
       await paidRequest(receiver.url);
       await until(
         () => receiver.received.length,
@@ -164,24 +187,27 @@ describe("webhook delivery", () => {
       );
       const before = receiver.received[0]!.token;
 
-      await rotateSigningKey(testEnv.WEBHOOK_SIGNING_KEY_DIR, 3_600_000);
+      const rotated = await rotateSigningKey(fileEnv.WEBHOOK_SIGNING_KEY_DIR, 3_600_000);
       expect((await verifyNotification(before)).jti).toBeTruthy();
 
-      // New notifications are signed with the new key (the worker re-reads the current key within seconds).
-      await new Promise((resolve) => setTimeout(resolve, 5_100));
+      // New notifications are signed with the new key: the worker re-reads the current key once its
+      // cache lapses (keyCacheMs: 5 s by default, 0 here, so at the next signature).
       await paidRequest(receiver.url);
       await until(
         () => receiver.received.length,
         (n) => n >= 2,
       );
       const after = receiver.received[1]!.token;
-      const kid = (token: string) =>
-        (JSON.parse(Buffer.from(token.split(".")[0]!, "base64url").toString()) as { kid: string }).kid;
       expect(kid(after)).not.toBe(kid(before));
+      expect(kid(after)).toBe(rotated.kid);
       await verifyNotification(after);
+      return [before, after];
     });
-    const jwks = (await db.signingKey.findMany()).length;
-    expect(jwks).toBeGreaterThanOrEqual(2);
+    // Both stay published: the new key current, the old one retired but inside its overlap.
+    const keys = await db.signingKey.findMany({ where: { kid: { in: [kid(before), kid(after)] } } });
+    expect(keys).toHaveLength(2);
+    expect(keys.find((k) => k.kid === kid(after))!.retiredAt).toBeNull();
+    expect(keys.find((k) => k.kid === kid(before))!.publishedUntil!.getTime()).toBeGreaterThan(Date.now());
     await receiver.close();
   });
 });

@@ -1,13 +1,11 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { startWorker } from "../../worker/app.js";
 import { buildRequest } from "../factories.js";
-import { retireForeignEvents, until, workerConfig } from "./harness.js";
-
-beforeAll(retireForeignEvents);
+import { until, workerConfig } from "./harness.js";
 
 describe("worker", () => {
   it("stores EXPIRED on overdue requests through its scheduled sweep", async () => {
