@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { authenticate } from "../../src/domain/keys/authenticate.js";
 import { expectCode } from "../expect-error.js";
+import { holdingSigningKeys } from "../signing-key-lock.js";
 
 const run = promisify(execFile);
 
@@ -58,10 +59,14 @@ describe("admin CLI", () => {
   });
 
   it("signing-key rotate publishes a new current key and keeps the old one in the JWKS", async () => {
-    const first = JSON.parse((await admin("signing-key", "rotate", "--json")).stdout) as { kid: string };
-    const second = JSON.parse((await admin("signing-key", "rotate", "--json")).stdout) as { kid: string };
+    // No other file's rotation may land between these two and the read of the keys.
+    const { first, second, keys } = await holdingSigningKeys(async () => {
+      const first = JSON.parse((await admin("signing-key", "rotate", "--json")).stdout) as { kid: string };
+      const second = JSON.parse((await admin("signing-key", "rotate", "--json")).stdout) as { kid: string };
+      const keys = await db.signingKey.findMany({ where: { kid: { in: [first.kid, second.kid] } } });
+      return { first, second, keys };
+    });
     expect(second.kid).not.toBe(first.kid);
-    const keys = await db.signingKey.findMany({ where: { kid: { in: [first.kid, second.kid] } } });
     expect(keys.find((k) => k.kid === second.kid)!.retiredAt).toBeNull();
     const old = keys.find((k) => k.kid === first.kid)!;
     expect(old.retiredAt).not.toBeNull();

@@ -5,6 +5,7 @@ import { testEnv } from "../../vitest.config.js";
 import { app, gql } from "../fixtures.js";
 import { buildMerchant, buildRequest, payer } from "../factories.js";
 import { graphql } from "../gql/index.js";
+import { holdingSigningKeys } from "../signing-key-lock.js";
 
 const RequestEvents = graphql(`
   query RequestEvents($id: ID!) {
@@ -80,8 +81,11 @@ describe("webhook events in GraphQL", () => {
 
 describe("GET /.well-known/jwks.json", () => {
   it("publishes the current public key with cache headers and no private part", async () => {
-    const { kid } = await rotateSigningKey(testEnv.WEBHOOK_SIGNING_KEY_DIR, 60_000);
-    const response = await app.fetch(new Request("http://test/.well-known/jwks.json"));
+    // No other file's rotation may land between this one and the read of the JWKS.
+    const { kid, response } = await holdingSigningKeys(async () => {
+      const { kid } = await rotateSigningKey(testEnv.WEBHOOK_SIGNING_KEY_DIR, 60_000);
+      return { kid, response: await app.fetch(new Request("http://test/.well-known/jwks.json")) };
+    });
     expect(response.headers.get("cache-control")).toContain("max-age=");
     const { keys } = (await response.json()) as { keys: Record<string, string>[] };
     expect(keys[0]).toMatchObject({ kid, kty: "EC", crv: "P-256", alg: "ES256", use: "sig" });
