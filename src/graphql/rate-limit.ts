@@ -1,8 +1,9 @@
-import { GraphQLError, Kind, type DocumentNode, type SelectionSetNode } from "graphql";
+import { GraphQLError, type DocumentNode } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { DomainError, RateLimitedError } from "../domain/errors.js";
 import { chargeCalls } from "../transport/rate-limit.js";
 import type { GraphQLContext } from "./context.js";
+import { operationOf, rootFieldCount } from "./root-fields.js";
 
 /**
  * Charges each operation to its API key's rate limit, one call per root field (each alias
@@ -18,7 +19,8 @@ export function useRateLimit(): Plugin<GraphQLContext> {
     });
     if (!key) return null;
     try {
-      await chargeCalls(key, Math.max(1, rootFieldCount(document, operationName)));
+      const operation = operationOf(document, operationName);
+      await chargeCalls(key, Math.max(1, operation ? rootFieldCount(operation, document) : 0));
       return null;
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -40,25 +42,4 @@ export function useRateLimit(): Plugin<GraphQLContext> {
       if (refused) setResultAndStopExecution(refused);
     },
   };
-}
-
-/** The number of root fields the operation selects, counting every alias and fragment. */
-export function rootFieldCount(document: DocumentNode, operationName?: string | null): number {
-  const operation = document.definitions.find(
-    (d) => d.kind === Kind.OPERATION_DEFINITION && (!operationName || d.name?.value === operationName),
-  );
-  if (!operation || operation.kind !== Kind.OPERATION_DEFINITION) return 0;
-  const fragments = new Map(
-    document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d.selectionSet] as const] : [])),
-  );
-  const count = (set: SelectionSetNode, seen: Set<string>): number =>
-    set.selections.reduce((sum, selection) => {
-      if (selection.kind === Kind.FIELD) return sum + (selection.name.value.startsWith("__") ? 0 : 1);
-      if (selection.kind === Kind.INLINE_FRAGMENT) return sum + count(selection.selectionSet, seen);
-      const name = selection.name.value;
-      const fragment = fragments.get(name);
-      if (!fragment || seen.has(name)) return sum;
-      return sum + count(fragment, new Set(seen).add(name));
-    }, 0);
-  return count(operation.selectionSet, new Set());
 }

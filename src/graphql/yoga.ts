@@ -1,5 +1,7 @@
 import { useDisableIntrospection } from "@envelop/disable-introspection";
+import { blockFieldSuggestionsPlugin } from "@escape.tech/graphql-armor-block-field-suggestions";
 import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
+import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
 import { usePrometheus } from "@graphql-yoga/plugin-prometheus";
@@ -12,6 +14,7 @@ import { logger } from "../logger.js";
 import type { RequestChangeFeed } from "../pubsub/request-changes.js";
 import { metricsRegistry } from "../transport/metrics.js";
 import { graphQLContextFactory } from "./context.js";
+import { MAX_ALIASES, useOperationBounds } from "./operation-bounds.js";
 import { useRateLimit } from "./rate-limit.js";
 import { schema } from "./schema.js";
 
@@ -19,13 +22,13 @@ import { schema } from "./schema.js";
  * The GraphQL endpoint. Query fields report a DomainError as a GraphQL error carrying its CODE in
  * `extensions.code` (mutations return typed errors instead); everything else stays masked.
  */
-export function createGraphQLHandler(changes: RequestChangeFeed) {
+export function createGraphQLHandler(changes: RequestChangeFeed, settings = config.graphql) {
   return createYoga({
     schema,
     context: graphQLContextFactory(changes),
     graphqlEndpoint: "/graphql",
     landingPage: false,
-    graphiql: config.graphql.graphiql ? { title: "Payment requests", headers: JSON.stringify({ "X-Api-Key": "" }) } : false,
+    graphiql: settings.graphiql ? { title: "Payment requests", headers: JSON.stringify({ "X-Api-Key": "" }) } : false,
     plugins: [
       usePrometheus({
         registry: metricsRegistry,
@@ -53,7 +56,11 @@ export function createGraphQLHandler(changes: RequestChangeFeed) {
       // Abusive queries are refused before execution.
       maxDepthPlugin({ n: 10, flattenFragments: true }),
       costLimitPlugin({ maxCost: 5000 }),
-      ...(config.graphql.introspection ? [] : [useDisableIntrospection()]),
+      // One tenant's operation stays small: few aliases, few writes (see the contract's per-tenant bounds).
+      maxAliasesPlugin({ n: MAX_ALIASES, exposeLimits: true }),
+      useOperationBounds(),
+      // Without introspection, "Did you mean …" must not spell out the schema either.
+      ...(settings.introspection ? [] : [useDisableIntrospection(), blockFieldSuggestionsPlugin()]),
       useRateLimit(),
     ],
     logging: logger.child({ component: "graphql" }),

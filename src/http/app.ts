@@ -17,10 +17,10 @@ import { mountRest } from "./rest/router.js";
 import { routes } from "./rest/routes.js";
 
 /** The API as a fetch handler: /graphql for GraphQL (GraphiQL in a browser), /api/* for the dotted routes. */
-export function createApp() {
+export function createApp(settings: { graphql?: Partial<typeof config.graphql> } = {}) {
   const feed = subscribeRequestChanges(config.redis.url, logger);
   const stopPublishing = publishRequestChanges(redis, logger);
-  const yoga = createGraphQLHandler(feed);
+  const yoga = createGraphQLHandler(feed, { ...config.graphql, ...settings.graphql });
   const app = new Hono();
   app.onError(renderError);
   mountMetrics(app, new Set(Object.keys(routes)));

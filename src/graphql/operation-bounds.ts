@@ -1,0 +1,33 @@
+import { GraphQLError, type ValidationRule } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { rootFieldCount } from "./root-fields.js";
+
+/** At most this many aliases in one operation. */
+export const MAX_ALIASES = 20;
+
+/** At most this many root fields in one mutation operation (the contract's per-tenant bound). */
+export const MAX_ROOT_MUTATION_FIELDS = 10;
+
+/** Refuses, before execution, a mutation operation that selects too many root fields. */
+const maxRootMutationFields: ValidationRule = (context) => ({
+  OperationDefinition(operation) {
+    if (operation.operation !== "mutation") return;
+    const count = rootFieldCount(operation, context.getDocument());
+    if (count > MAX_ROOT_MUTATION_FIELDS) {
+      context.reportError(
+        new GraphQLError(`A mutation may select at most ${MAX_ROOT_MUTATION_FIELDS} root fields; this one selects ${count}.`, {
+          nodes: [operation],
+          extensions: { code: "BAD_REQUEST" },
+        }),
+      );
+    }
+  },
+});
+
+export function useOperationBounds(): Plugin {
+  return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(maxRootMutationFields);
+    },
+  };
+}
