@@ -1,16 +1,24 @@
+import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { defineConfig } from "vitest/config";
 
-// Tests run against the real PostgreSQL and Redis on loopback, in a database and Redis db of their own.
+/**
+ * One id per `vitest run`, set in the main process and inherited by the test processes it starts,
+ * so two runs on one machine (a developer's and CI's) use databases and key directories of their
+ * own and never drop each other's.
+ */
+const run = (process.env["PAYREQ_TEST_RUN"] ??= randomBytes(4).toString("hex"));
+
+// Tests run against the real PostgreSQL and Redis on loopback, in databases and a Redis db of their own.
 export const testEnv = {
   NODE_ENV: "test",
-  DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/payreq_test",
+  DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/payreq_test_${run}`,
   REDIS_URL: "redis://127.0.0.1:6379/15",
   LOG_LEVEL: "silent",
   CORS_ORIGINS: "https://dashboard.example",
   RATE_LIMIT_PER_MINUTE: "100000",
-  WEBHOOK_SIGNING_KEY_DIR: `${tmpdir()}/payreq-test-signing-keys`,
+  WEBHOOK_SIGNING_KEY_DIR: `${tmpdir()}/payreq-test-signing-keys-${run}`,
 };
 
 /**
@@ -20,8 +28,8 @@ export const testEnv = {
  * named with this prefix, the run's id and a random part.
  */
 export const testDatabases = {
-  templateUrl: "postgresql://postgres@127.0.0.1:5432/payreq_test_template",
-  workerPrefix: "payreq_test_w_",
+  templateUrl: `postgresql://postgres@127.0.0.1:5432/payreq_test_template_${run}`,
+  workerPrefix: `payreq_test_w_${run}_`,
 };
 
 export default defineConfig({

@@ -10,13 +10,13 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, inject } from "vitest";
+import { afterAll } from "vitest";
 import { createDatabase, dropDatabase } from "../../prisma/create-database.js";
 import { testDatabases } from "../../vitest.config.js";
 
 const url = new URL(testDatabases.templateUrl);
 const template = decodeURIComponent(url.pathname.slice(1));
-url.pathname = `/${testDatabases.workerPrefix}${inject("testRunId")}_${randomBytes(6).toString("hex")}`;
+url.pathname = `/${testDatabases.workerPrefix}${randomBytes(6).toString("hex")}`;
 const databaseUrl = url.toString();
 
 await createDatabase(databaseUrl, { template });
