@@ -2,6 +2,7 @@ import SchemaBuilder from "@pothos/core";
 import ErrorsPlugin from "@pothos/plugin-errors";
 import PrismaPlugin from "@pothos/plugin-prisma";
 import RelayPlugin from "@pothos/plugin-relay";
+import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
 import { db } from "../db.js";
 import {
   ExternalServiceError,
@@ -13,6 +14,7 @@ import {
   UnauthenticatedError,
   ValidationError,
 } from "../domain/errors.js";
+import { readsMerchantFields } from "../domain/requests/visibility.js";
 import type PrismaTypes from "../generated/pothos-types.js";
 import { getDatamodel } from "../generated/pothos-types.js";
 import type { GraphQLContext } from "./context.js";
@@ -27,8 +29,19 @@ export const builder = new SchemaBuilder<{
     DateTime: { Input: Date; Output: Date };
   };
   DefaultFieldNullability: false;
+  /** Which key kind is calling; types whose fields only merchants may read say so (graphql/visibility.ts). */
+  AuthScopes: { merchant: boolean; payer: boolean };
 }>({
-  plugins: [ErrorsPlugin, RelayPlugin, PrismaPlugin],
+  // Scope checks run before any other plugin's resolver wrapping.
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, RelayPlugin, PrismaPlugin],
+  scopeAuth: {
+    authScopes: async (context) => {
+      const { actor } = await context.domain();
+      return { merchant: readsMerchantFields(actor), payer: actor.kind === "payer" };
+    },
+    unauthorizedError: (_parent, _context, info) =>
+      new ForbiddenError("FORBIDDEN", `This key may not read ${info.parentType.name}.${info.fieldName}.`),
+  },
   relay: {
     // Descriptions for the types and arguments the Relay plugin generates, for GraphiQL's docs.
     pageInfoTypeOptions: { description: "Where a page sits in its list." },

@@ -45,11 +45,9 @@ const PayRequest = graphql(`
         status
         paidBy {
           id
-          transactionType
           amount
           ledger
-          authCode
-          responseCode
+          createdAt
         }
       }
       ... on Error {
@@ -118,6 +116,20 @@ const RequestInfo = graphql(`
   }
 `);
 
+/** What a wallet (a payer key) reads of a request it scanned. */
+const WalletRequestInfo = graphql(`
+  query WalletRequestInfo($id: ID, $requestCode: String) {
+    paymentRequest(id: $id, requestCode: $requestCode) {
+      id
+      status
+      requestCode
+      paidBy {
+        id
+      }
+    }
+  }
+`);
+
 const TransactionInfo = graphql(`
   query TransactionInfo($id: ID!) {
     transaction(id: $id) {
@@ -181,7 +193,7 @@ describe("GraphQL payment flow", () => {
     expect(request.payments.map((p) => p.ledger)).toEqual(["test.uplink", "sandbox.nzd.wallet"]);
     expect(request.expiresAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
-    const scanned = await gql(RequestInfo, { requestCode: request.requestCode }, payerKey);
+    const scanned = await gql(WalletRequestInfo, { requestCode: request.requestCode }, payerKey);
     expect(scanned.data?.paymentRequest.id).toBe(request.id);
 
     const paid = await gql(
@@ -192,12 +204,9 @@ describe("GraphQL payment flow", () => {
     const paidRequest = paid.data!.requestPay;
     if (paidRequest.__typename !== "PaymentRequest") throw new Error(`pay failed: ${JSON.stringify(paidRequest)}`);
     expect(paidRequest.status).toBe("PAID");
-    expect(paidRequest.paidBy).toMatchObject({
-      transactionType: "PURCHASE",
-      amount: 1250,
-      ledger: "sandbox.nzd.wallet",
-      responseCode: "00",
-    });
+    expect(paidRequest.paidBy).toMatchObject({ amount: 1250, ledger: "sandbox.nzd.wallet" });
+    const asMerchant = await gql(TransactionInfo, { id: paidRequest.paidBy!.id }, merchant.apiKey);
+    expect(asMerchant.data!.transaction).toMatchObject({ transactionType: "PURCHASE", amount: 1250 });
     expect(await walletBalance(wallet.walletId)).toBe(3750n);
 
     const purchaseId = paidRequest.paidBy!.id;
@@ -311,8 +320,10 @@ describe("GraphQL errors", () => {
     expect(payerCancel.data!.requestCancel).toMatchObject({ __typename: "ForbiddenError", code: "FORBIDDEN" });
     const payerCreate = await gql(CreateRequest, { input: { merchantId: a.merchantId, asset: "NZD", amount: 5 } }, payerKey);
     expect(payerCreate.data!.requestCreate).toMatchObject({ code: "FORBIDDEN" });
-    const payerRead = await gql(RequestInfo, { id: created.id }, payerKey);
+    const payerRead = await gql(WalletRequestInfo, { id: created.id }, payerKey);
     expect(payerRead.data!.paymentRequest.status).toBe("NEW");
+    const payerPeek = await gql(RequestInfo, { id: created.id }, payerKey);
+    expect(payerPeek.errors![0]).toMatchObject({ path: ["paymentRequest", "refunds"], extensions: { code: "FORBIDDEN" } });
   });
 });
 

@@ -177,16 +177,21 @@ describe("requests.pay", () => {
     });
     expect(status).toBe(200);
     expect(body.status).toBe("paid");
-    expect(body.paidBy).toMatchObject({
+    // The payer sees the payer view of paidBy; the merchant sees all of it.
+    expect(Object.keys(body.paidBy).sort()).toEqual(["amount", "ledger", "paidAt", "transactionId"]);
+    expect(body.paidBy).toMatchObject({ amount: 300, ledger: "sandbox.nzd.wallet" });
+    expect(body.paidBy.transactionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.paidBy.paidAt).toMatch(ISO_MS);
+    const { body: seen } = await rest("requests.info", { apiKey: merchant.apiKey, query: { requestId: request.requestId } });
+    expect(seen.paidBy).toMatchObject({
+      transactionId: body.paidBy.transactionId,
       amount: 300,
       ledger: "sandbox.nzd.wallet",
       account: "",
       responseCode: "00",
       type: "sandbox-wallet",
     });
-    expect(body.paidBy.transactionId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(body.paidBy.paidAt).toMatch(ISO_MS);
-    expect(body.paidBy.settlementDate).toMatch(ISO_MS);
+    expect(seen.paidBy.settlementDate).toMatch(ISO_MS);
     expect(await walletBalance(wallet.walletId)).toBe(700n);
   });
 

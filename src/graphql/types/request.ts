@@ -10,6 +10,7 @@ import { builder } from "../builder.js";
 import { idempotent } from "../idempotent.js";
 import { PaymentMethodEnum, RequestStatusEnum } from "../enums.js";
 import { Transaction } from "./transaction.js";
+import { merchantsOnly, readableByPayers } from "../visibility.js";
 
 const Denomination = builder.objectRef<{ asset: string; amount: bigint }>("Denomination").implement({
   description: "What a request asks for: an amount of an asset.",
@@ -34,22 +35,29 @@ builder.prismaObject("PaymentOption", {
 });
 
 export const PaymentRequest = builder.prismaObject("PaymentRequest", {
-  description: "A merchant's request for payment.",
+  description: "A merchant's request for payment. Payer keys read its payment-facing fields only.",
+  ...merchantsOnly,
   fields: (t) => ({
-    id: t.exposeID("id", { description: "The requestId." }),
-    merchantId: t.exposeID("merchantId", { description: "Merchant that issued the request." }),
+    id: t.exposeID("id", { ...readableByPayers("PaymentRequest", "id"), description: "The requestId." }),
+    merchantId: t.exposeID("merchantId", {
+      ...readableByPayers("PaymentRequest", "merchantId"),
+      description: "Merchant that issued the request.",
+    }),
     clientId: t.exposeID("clientId", { nullable: true, description: "Client configuration the request was made under." }),
     externalReference: t.exposeString("externalReference", { nullable: true, description: "The merchant's unique reference." }),
     denomination: t.field({
+      ...readableByPayers("PaymentRequest", "denomination"),
       type: Denomination,
       description: "Amount and asset requested.",
       resolve: (request) => ({ asset: request.asset, amount: request.amount }),
     }),
     payments: t.relation("options", {
+      ...readableByPayers("PaymentRequest", "payments"),
       description: "Payment options, in the merchant's order.",
       query: { orderBy: { index: "asc" } },
     }),
     paidBy: t.field({
+      ...readableByPayers("PaymentRequest", "paidBy"),
       type: Transaction,
       nullable: true,
       description: "The purchase that paid the request; null until paid.",
@@ -64,19 +72,39 @@ export const PaymentRequest = builder.prismaObject("PaymentRequest", {
       description: "Notifications of the request's transactions, oldest first.",
       query: { orderBy: { createdAt: "asc" } },
     }),
-    requestCode: t.exposeString("requestCode", { description: "Code shown as a QR code or sent to a wallet over NFC." }),
-    description: t.exposeString("description", { nullable: true, description: "The merchant's description." }),
+    requestCode: t.exposeString("requestCode", {
+      ...readableByPayers("PaymentRequest", "requestCode"),
+      description: "Code shown as a QR code or sent to a wallet over NFC.",
+    }),
+    description: t.exposeString("description", {
+      ...readableByPayers("PaymentRequest", "description"),
+      nullable: true,
+      description: "The merchant's description.",
+    }),
     status: t.field({
+      ...readableByPayers("PaymentRequest", "status"),
       type: RequestStatusEnum,
       description: "Current status; a request past expiresAt reads EXPIRED even before it is swept.",
       select: { status: true, expiresAt: true },
       resolve: (request) => effectiveStatus(request, new Date()),
     }),
     paymentExpirySeconds: t.exposeInt("paymentExpirySeconds", { description: "Seconds the request stays payable." }),
-    expiresAt: t.expose("expiresAt", { type: "DateTime", description: "After this the request can no longer be paid." }),
+    expiresAt: t.expose("expiresAt", {
+      ...readableByPayers("PaymentRequest", "expiresAt"),
+      type: "DateTime",
+      description: "After this the request can no longer be paid.",
+    }),
     notifyUrl: t.exposeString("notifyUrl", { nullable: true, description: "Webhook that receives signed notifications." }),
-    createdAt: t.expose("createdAt", { type: "DateTime", description: "Creation time." }),
-    updatedAt: t.expose("updatedAt", { type: "DateTime", description: "Last change." }),
+    createdAt: t.expose("createdAt", {
+      ...readableByPayers("PaymentRequest", "createdAt"),
+      type: "DateTime",
+      description: "Creation time.",
+    }),
+    updatedAt: t.expose("updatedAt", {
+      ...readableByPayers("PaymentRequest", "updatedAt"),
+      type: "DateTime",
+      description: "Last change.",
+    }),
   }),
 });
 

@@ -2,16 +2,30 @@ import { getTransaction } from "../../domain/transactions/info.js";
 import { refundTransaction } from "../../domain/transactions/refund.js";
 import { builder } from "../builder.js";
 import { idempotent } from "../idempotent.js";
+import { merchantsOnly, readableByPayers } from "../visibility.js";
 import { TransactionStateEnum, TransactionTypeEnum } from "../enums.js";
 
 export const Transaction = builder.prismaObject("Transaction", {
-  description: "A completed transfer: the PURCHASE that paid a request, or a REFUND of it.",
+  description:
+    "A completed transfer: the PURCHASE that paid a request, or a REFUND of it. Payer keys read id, amount, ledger and createdAt.",
+  ...merchantsOnly,
   fields: (t) => ({
-    id: t.exposeID("id", { description: "The transactionId; refunds name the purchase by it." }),
+    id: t.exposeID("id", {
+      ...readableByPayers("Transaction", "id"),
+      description: "The transactionId; refunds name the purchase by it.",
+    }),
     transactionType: t.field({ type: TransactionTypeEnum, description: "PURCHASE or REFUND.", resolve: (tx) => tx.type }),
     state: t.field({ type: TransactionStateEnum, description: "COMPLETED once recorded.", resolve: (tx) => tx.state }),
-    ledger: t.exposeString("ledgerId", { description: "Ledger the transfer took place on." }),
-    amount: t.field({ type: "Amount", description: "Minimum units transferred.", resolve: (tx) => tx.amount }),
+    ledger: t.exposeString("ledgerId", {
+      ...readableByPayers("Transaction", "ledger"),
+      description: "Ledger the transfer took place on.",
+    }),
+    amount: t.field({
+      ...readableByPayers("Transaction", "amount"),
+      type: "Amount",
+      description: "Minimum units transferred.",
+      resolve: (tx) => tx.amount,
+    }),
     account: t.exposeString("account", { description: "Account the transfer was made to; may be empty." }),
     authCode: t.exposeString("authCode", { description: "Shows that the ledger authorized the transfer." }),
     responseCode: t.exposeString("responseCode", { description: "The ledger's response code (00 approved)." }),
@@ -32,7 +46,11 @@ export const Transaction = builder.prismaObject("Transaction", {
       select: { amount: true, type: true, refunds: { select: { amount: true } } },
       resolve: (tx) => (tx.type === "PURCHASE" ? tx.refunds.reduce((left, refund) => left - refund.amount, tx.amount) : null),
     }),
-    createdAt: t.expose("createdAt", { type: "DateTime", description: "When the transfer completed." }),
+    createdAt: t.expose("createdAt", {
+      ...readableByPayers("Transaction", "createdAt"),
+      type: "DateTime",
+      description: "When the transfer completed.",
+    }),
     updatedAt: t.expose("updatedAt", { type: "DateTime", description: "Last change." }),
   }),
 });

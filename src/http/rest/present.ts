@@ -1,7 +1,9 @@
 import { z } from "zod";
 import type { PaymentMethod, RequestStatus } from "../../generated/prisma/client.js";
 import type { MerchantConfiguration } from "../../domain/merchants/configurations-info.js";
+import type { Actor } from "../../domain/context.js";
 import type { RequestDetails } from "../../domain/requests/details.js";
+import { readsMerchantFields } from "../../domain/requests/visibility.js";
 import { effectiveStatus } from "../../domain/requests/status.js";
 import { notificationTransaction, toNotificationTransaction } from "../../domain/webhooks/events.js";
 import type { RefundResult } from "../../domain/transactions/refund.js";
@@ -26,8 +28,8 @@ const timestamp = z.string().describe("ISO 8601 UTC with milliseconds");
 export const legacyPaymentRequest = z.object({
   requestId: z.string(),
   merchantId: z.string(),
-  clientId: z.string().optional(),
-  externalReference: z.string().optional(),
+  clientId: z.string().optional().describe("Merchant keys only."),
+  externalReference: z.string().optional().describe("Merchant keys only."),
   denomination: z.object({ amount: z.number().int(), asset: z.string() }),
   payments: z.array(
     z.object({ amount: z.number().int(), account: z.string().optional(), ledger: z.string(), methods: z.array(method) }),
@@ -36,14 +38,14 @@ export const legacyPaymentRequest = z.object({
     .object({
       transactionId: z.string(),
       amount: z.number().int(),
-      account: z.string(),
+      account: z.string().optional().describe("Merchant keys only."),
       ledger: z.string(),
       paidAt: timestamp,
-      responseCode: z.string(),
-      authCode: z.string(),
-      type: z.string(),
-      receipt: z.string().optional(),
-      settlementDate: timestamp,
+      responseCode: z.string().optional().describe("Merchant keys only."),
+      authCode: z.string().optional().describe("Merchant keys only."),
+      type: z.string().optional().describe("Merchant keys only."),
+      receipt: z.string().optional().describe("Merchant keys only."),
+      settlementDate: timestamp.optional().describe("Merchant keys only."),
     })
     .optional(),
   requestCode: z.string(),
@@ -52,7 +54,7 @@ export const legacyPaymentRequest = z.object({
   createdAt: timestamp,
   updatedAt: timestamp,
   expiresAt: timestamp,
-  notifyUrl: z.string().optional(),
+  notifyUrl: z.string().optional().describe("Merchant keys only."),
 });
 export type LegacyPaymentRequest = z.infer<typeof legacyPaymentRequest>;
 
@@ -83,13 +85,15 @@ function optional<K extends string, V>(key: K, value: V | null | undefined): { [
   return (value === null || value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
-export function presentRequest(request: RequestDetails, now: Date): LegacyPaymentRequest {
+/** A request as `reader` may see it (see domain/requests/visibility.ts): payer keys get the payment-facing fields. */
+export function presentRequest(request: RequestDetails, now: Date, reader: Actor): LegacyPaymentRequest {
   const purchase = request.transactions[0];
+  const merchant = readsMerchantFields(reader);
   return {
     requestId: request.id,
     merchantId: request.merchantId,
-    ...optional("clientId", request.clientId),
-    ...optional("externalReference", request.externalReference),
+    ...optional("clientId", merchant ? request.clientId : null),
+    ...optional("externalReference", merchant ? request.externalReference : null),
     denomination: { amount: Number(request.amount), asset: request.asset },
     payments: request.options.map((option) => ({
       amount: Number(option.amount),
@@ -102,14 +106,16 @@ export function presentRequest(request: RequestDetails, now: Date): LegacyPaymen
       purchase && {
         transactionId: purchase.id,
         amount: Number(purchase.amount),
-        account: purchase.account,
         ledger: purchase.ledgerId,
         paidAt: purchase.createdAt.toISOString(),
-        responseCode: purchase.responseCode,
-        authCode: purchase.authCode,
-        type: purchase.paymentType,
-        ...optional("receipt", purchase.receipt),
-        settlementDate: purchase.settlementDate.toISOString(),
+        ...(merchant && {
+          account: purchase.account,
+          responseCode: purchase.responseCode,
+          authCode: purchase.authCode,
+          type: purchase.paymentType,
+          ...optional("receipt", purchase.receipt),
+          settlementDate: purchase.settlementDate.toISOString(),
+        }),
       },
     ),
     requestCode: request.requestCode,
@@ -118,7 +124,7 @@ export function presentRequest(request: RequestDetails, now: Date): LegacyPaymen
     createdAt: request.createdAt.toISOString(),
     updatedAt: request.updatedAt.toISOString(),
     expiresAt: request.expiresAt.toISOString(),
-    ...optional("notifyUrl", request.notifyUrl),
+    ...optional("notifyUrl", merchant ? request.notifyUrl : null),
   };
 }
 

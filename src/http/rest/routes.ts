@@ -69,13 +69,13 @@ export const routes: Record<string, Route> = {
     summary: "Create a payment request.",
     params: createRequestInput,
     response: legacyPaymentRequest,
-    handle: async (ctx, params) => presentRequest(await createRequest(ctx, params as CreateRequestInput), ctx.now()),
+    handle: async (ctx, params) => presentRequest(await createRequest(ctx, params as CreateRequestInput), ctx.now(), ctx.actor),
   },
   "requests.info": {
     summary: "Read a request by requestId (or requestCode).",
     params: requestInfoInput,
     response: legacyPaymentRequest,
-    handle: async (ctx, params) => presentRequest(await getRequest(ctx, params as RequestInfoInput), ctx.now()),
+    handle: async (ctx, params) => presentRequest(await getRequest(ctx, params as RequestInfoInput), ctx.now(), ctx.actor),
   },
   "requests.pay": {
     write: true,
@@ -83,14 +83,18 @@ export const routes: Record<string, Route> = {
     params: legacyPayParams,
     response: legacyPaymentRequest,
     handle: async (ctx, params) =>
-      presentRequest(await payRequest(ctx, { ...params, authorization: authorizationOf(params) } as PayRequestInput), ctx.now()),
+      presentRequest(
+        await payRequest(ctx, { ...params, authorization: authorizationOf(params) } as PayRequestInput),
+        ctx.now(),
+        ctx.actor,
+      ),
   },
   "requests.cancel": {
     write: true,
     summary: "Cancel an open request.",
     params: cancelRequestInput,
     response: legacyPaymentRequest,
-    handle: async (ctx, params) => presentRequest(await cancelRequest(ctx, params as CancelRequestInput), ctx.now()),
+    handle: async (ctx, params) => presentRequest(await cancelRequest(ctx, params as CancelRequestInput), ctx.now(), ctx.actor),
   },
   "transactions.refund": {
     write: true,
