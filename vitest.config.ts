@@ -49,7 +49,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "api", include: ["test/**/*.test.ts"], exclude: ["test/worker/**"], sequence: { groupOrder: 0 } },
+        test: {
+          name: "api",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/worker/**", "test/browser/**"],
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         extends: true,

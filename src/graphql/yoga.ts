@@ -5,6 +5,7 @@ import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
 import { usePrometheus } from "@graphql-yoga/plugin-prometheus";
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createYoga, maskError } from "graphql-yoga";
 import { config } from "../config.js";
 import { GraphQLError } from "graphql";
@@ -28,6 +29,8 @@ export function createGraphQLHandler(changes: RequestChangeFeed, settings = conf
     context: graphQLContextFactory(changes),
     graphqlEndpoint: "/graphql",
     landingPage: false,
+    // GraphiQL's scripts and styles are served inline by the service itself: no request leaves the machine.
+    renderGraphiQL,
     graphiql: settings.graphiql ? { title: "Payment requests", headers: JSON.stringify({ "X-Api-Key": "" }) } : false,
     plugins: [
       usePrometheus({
