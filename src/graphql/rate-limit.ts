@@ -8,19 +8,17 @@ import { operationOf, rootFieldCount } from "./root-fields.js";
 /**
  * Charges each operation to its API key's rate limit, one call per root field (each alias
  * counts), before it runs. Over the limit the answer is HTTP 429 with Retry-After and
- * `extensions.code` RATE_LIMIT_EXCEEDED. Calls without a valid key are not charged here: their
- * fields fail with KEY_NOT_AUTHORIZED.
+ * `extensions.code` RATE_LIMIT_EXCEEDED. Calls without a valid key are charged to their client
+ * address (their fields then fail with KEY_NOT_AUTHORIZED).
  */
 export function useRateLimit(): Plugin<GraphQLContext> {
   const charge = async (context: GraphQLContext, document: DocumentNode, operationName?: string | null) => {
-    const key = await context.key().catch((error: unknown) => {
-      if (error instanceof DomainError) return null;
-      throw error;
-    });
-    if (!key) return null;
+    // If the key cannot even be looked up (database down), the fields report that themselves.
+    const meter = await context.meter().catch(() => null);
+    if (!meter) return null;
     try {
       const operation = operationOf(document, operationName);
-      await chargeCalls(key, Math.max(1, operation ? rootFieldCount(operation, document) : 0));
+      await chargeCalls(meter, Math.max(1, operation ? rootFieldCount(operation, document) : 0));
       return null;
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;

@@ -15,6 +15,7 @@ import { logger } from "../logger.js";
 import type { RequestChangeFeed } from "../pubsub/request-changes.js";
 import { metricsRegistry } from "../transport/metrics.js";
 import { graphQLContextFactory } from "./context.js";
+import { sharingTheDatabase } from "./database-share.js";
 import { MAX_ALIASES, useOperationBounds } from "./operation-bounds.js";
 import { useRateLimit } from "./rate-limit.js";
 import { schema } from "./schema.js";
@@ -25,7 +26,7 @@ import { schema } from "./schema.js";
  */
 export function createGraphQLHandler(changes: RequestChangeFeed, settings = config.graphql) {
   return createYoga({
-    schema,
+    schema: sharingTheDatabase(schema),
     context: graphQLContextFactory(changes),
     graphqlEndpoint: "/graphql",
     landingPage: false,

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { MAX_BODY_BYTES } from "./limits.js";
@@ -8,7 +8,8 @@ import { pool } from "../db.js";
 import { publishedSigningKeys } from "../domain/webhooks/signing-keys.js";
 import { publishRequestChanges, subscribeRequestChanges } from "../pubsub/request-changes.js";
 import { redis, redisReachable } from "../redis.js";
-import { requestIdOf } from "../transport/request-context.js";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { recordClientAddress, requestIdOf } from "../transport/request-context.js";
 import { createGraphQLHandler } from "../graphql/yoga.js";
 import { mountQrCodes } from "./qr.js";
 import { mountMetrics } from "./metrics.js";
@@ -28,6 +29,7 @@ export function createApp(settings: { graphql?: Partial<typeof config.graphql> }
   // audit rows and the webhook it may cause all carry; the response echoes it.
   app.use("*", async (c, next) => {
     const requestId = requestIdOf(c.req.raw);
+    recordClientAddress(c.req.raw, clientAddress(c));
     // GraphQL may see a copy of the request: the header carries the id there.
     c.req.raw.headers.set("x-request-id", requestId);
     const started = performance.now();
@@ -91,6 +93,15 @@ export function createApp(settings: { graphql?: Partial<typeof config.graphql> }
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/** The peer's address on a real socket; calls made in-process (tests) have none. */
+function clientAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? "local";
+  } catch {
+    return "local";
+  }
+}
 
 /** Whether PostgreSQL answers within a second. */
 async function databaseReachable(): Promise<boolean> {

@@ -10,15 +10,18 @@ import { restError } from "./rest/errors.js";
 /** What the middleware below leave on the Hono context for the handlers after them. */
 export type AuthenticatedEnv = { Variables: { ctx: DomainContext } };
 
-/** Resolves the caller's API key to its domain context (KEY_NOT_AUTHORIZED without one). */
-export const authenticated = createMiddleware<AuthenticatedEnv>(async (c, next) => {
-  c.set("ctx", await requestContext(c.req.raw).domain());
+/**
+ * Charges the call (one per HTTP request) to its key's per-minute limit, or to its client
+ * address when it has no valid key, so guessing keys is throttled too.
+ */
+export const rateLimited = createMiddleware(async (c, next) => {
+  await chargeCalls(await requestContext(c.req.raw).meter(), 1);
   await next();
 });
 
-/** Charges the call to its key's per-minute limit (one call per HTTP request). */
-export const rateLimited = createMiddleware(async (c, next) => {
-  await chargeCalls(await requestContext(c.req.raw).key(), 1);
+/** Resolves the caller's API key to its domain context (KEY_NOT_AUTHORIZED without one). */
+export const authenticated = createMiddleware<AuthenticatedEnv>(async (c, next) => {
+  c.set("ctx", await requestContext(c.req.raw).domain());
   await next();
 });
 

@@ -5,7 +5,7 @@ import { authenticated, rateLimited } from "./middleware.js";
 
 /** GET /requests/:requestId/qr.svg: the request's requestCode as an SVG QR code, for terminals and dashboards. */
 export function mountQrCodes(app: Hono) {
-  app.get("/requests/:requestId/qr.svg", authenticated, rateLimited, async (c) => {
+  app.get("/requests/:requestId/qr.svg", rateLimited, authenticated, async (c) => {
     const request = await getRequest(c.var.ctx, { requestId: c.req.param("requestId") });
     const svg = await QRCode.toString(request.requestCode, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
     return c.body(svg, 200, { "content-type": "image/svg+xml", "cache-control": "private, max-age=300" });

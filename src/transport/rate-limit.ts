@@ -5,15 +5,27 @@ import { redis } from "../redis.js";
 
 const WINDOW_MS = 60_000;
 
+/** What calls are counted against: an API key, or the client address of calls without a valid key. */
+export interface Meter {
+  bucket: string;
+  /** Calls a minute; null for RATE_LIMIT_PER_MINUTE. */
+  perMinute: number | null;
+}
+
+export const keyMeter = (key: AuthenticatedKey): Meter => ({ bucket: `key:${key.keyPrefix}`, perMinute: key.rateLimitPerMinute });
+
+/** Calls with a missing or unknown key are throttled per client address, at the default limit. */
+export const addressMeter = (address: string): Meter => ({ bucket: `addr:${address}`, perMinute: null });
+
 /**
- * Charges `calls` calls to a key's per-minute limit: its own (api_key.rate_limit_per_minute) or
- * RATE_LIMIT_PER_MINUTE. Fixed one-minute windows counted in Redis, so the limit holds across API
- * instances. Throws RATE_LIMIT_EXCEEDED past the limit and EXTERNAL_SERVICE_ERROR while Redis is
- * unreachable. REST charges one call per request, GraphQL one per root field.
+ * Charges `calls` calls to a meter for the current minute. Fixed one-minute windows counted in
+ * Redis, so the limit holds across API instances. Throws RATE_LIMIT_EXCEEDED past the limit and
+ * EXTERNAL_SERVICE_ERROR while Redis is unreachable. REST charges one call per request, GraphQL
+ * one per root field.
  */
-export async function chargeCalls(key: AuthenticatedKey, calls: number, now = new Date()): Promise<void> {
+export async function chargeCalls(meter: Meter, calls: number, now = new Date()): Promise<void> {
   const window = Math.floor(now.getTime() / WINDOW_MS);
-  const counter = `payreq:rate:${key.keyPrefix}:${window}`;
+  const counter = `payreq:rate:${meter.bucket}:${window}`;
   let count: number;
   try {
     const results = await redis
@@ -26,7 +38,7 @@ export async function chargeCalls(key: AuthenticatedKey, calls: number, now = ne
     throw new ExternalServiceError("The rate limiter is unavailable; try again shortly.", { cause: err });
   }
   if (!Number.isFinite(count)) throw new ExternalServiceError("The rate limiter is unavailable; try again shortly.");
-  if (count > (key.rateLimitPerMinute ?? config.rateLimit.perMinute)) {
+  if (count > (meter.perMinute ?? config.rateLimit.perMinute)) {
     throw new RateLimitedError(Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now.getTime()) / 1000)));
   }
 }

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { DomainContext } from "../domain/context.js";
 import { authenticate, recordKeyUse, type AuthenticatedKey } from "../domain/keys/authenticate.js";
+import { UnauthenticatedError } from "../domain/errors.js";
 import { logger } from "../logger.js";
+import { addressMeter, keyMeter, type Meter } from "./rate-limit.js";
 
 const requestIds = new WeakMap<Request, string>();
 
@@ -18,6 +20,13 @@ export function requestIdOf(request: Request): string {
   return id;
 }
 
+const clientAddresses = new WeakMap<Request, string>();
+
+/** Records the address a call came from (the HTTP layer knows the socket). */
+export function recordClientAddress(request: Request, address: string): void {
+  clientAddresses.set(request, address);
+}
+
 /**
  * What every transport knows about one HTTP call: its request id and, on first use, the API key
  * it was made with and the domain context of that key. Authentication is lazy so that GraphiQL
@@ -27,6 +36,8 @@ export interface RequestContext {
   requestId: string;
   key: () => Promise<AuthenticatedKey>;
   domain: () => Promise<DomainContext>;
+  /** What the call's rate limit counts against: its key, or its client address when it has no valid key. */
+  meter: () => Promise<Meter>;
 }
 
 const contexts = new WeakMap<Request, RequestContext>();
@@ -46,6 +57,11 @@ export function requestContext(request: Request): RequestContext {
   context = {
     requestId,
     key: authenticated,
+    meter: () =>
+      authenticated().then(keyMeter, (error: unknown) => {
+        if (error instanceof UnauthenticatedError) return addressMeter(clientAddresses.get(request) ?? "local");
+        throw error;
+      }),
     domain: () =>
       (domain ??= authenticated().then(({ actor }) => ({
         actor,

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { createApp, type App } from "../../src/http/app.js";
-import { app } from "../fixtures.js";
-import { buildMerchant, type TestMerchant } from "../factories.js";
+import { app, rest } from "../fixtures.js";
+import { buildMerchant, buildRequest, type TestMerchant } from "../factories.js";
 
 type Body = { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };
 
@@ -61,5 +61,20 @@ describe("field suggestions", () => {
     const closed = await post(merchant.apiKey, typo, {}, production);
     expect(closed.errors?.[0]?.message).toMatch(/Cannot query field "idd"/);
     expect(closed.errors?.[0]?.message).not.toContain("Did you mean");
+  });
+});
+
+describe("one tenant's flood", () => {
+  it("leaves another merchant's calls answered: six concurrent 20-alias operations, no 503 for anyone", async () => {
+    const [flooder, neighbour] = await Promise.all([buildMerchant(), buildMerchant()]);
+    const { request } = await buildRequest({ merchant: neighbour });
+    const flood = `{ ${Array.from({ length: 20 }, (_, i) => `a${i}: webhookEvents(first: 1) { id }`).join(" ")} }`;
+    const floods = Array.from({ length: 6 }, () => post(flooder.apiKey, flood));
+    const neighbourCalls = Array.from({ length: 10 }, () =>
+      rest("requests.info", { apiKey: neighbour.apiKey, query: { requestId: request.id } }),
+    );
+    const [flooded, answered] = await Promise.all([Promise.all(floods), Promise.all(neighbourCalls)]);
+    expect(answered.map((r) => r.status)).toEqual(Array(10).fill(200));
+    for (const body of flooded) expect(body.errors).toBeUndefined();
   });
 });

@@ -1,8 +1,13 @@
+import { request } from "node:http";
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { keyPrefixOf } from "../../src/domain/keys/api-key.js";
 import { app, rest } from "../fixtures.js";
 import { buildMerchant } from "../factories.js";
+import { testEnv } from "../../vitest.config.js";
 
 async function limitedMerchant(perMinute: number) {
   const merchant = await buildMerchant();
@@ -82,5 +87,45 @@ describe("rate limits on QR codes", () => {
     const limited = await qr();
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("rate limits without a valid key", () => {
+  it("throttle calls per client address, on a real socket", async () => {
+    const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+    await new Promise((resolve) => server.once("listening", resolve));
+    const port = (server.address() as AddressInfo).port;
+    const from = (address: string) =>
+      new Promise<{ status: number; retryAfter?: string }>((resolve, reject) => {
+        const call = request(
+          {
+            host: "127.0.0.1",
+            port,
+            path: "/api/requests.info?requestId=x",
+            localAddress: address,
+            headers: { "x-api-key": "mk_guess" },
+          },
+          (response) => {
+            response.resume();
+            resolve({ status: response.statusCode!, retryAfter: response.headers["retry-after"] as string | undefined });
+          },
+        );
+        call.on("error", reject).end();
+      });
+    // Two loopback addresses of this test's own; the first has used up its minute (and the next).
+    const octet = () => 2 + Math.floor(Math.random() * 250);
+    const [guesser, other] = [`127.${octet()}.${octet()}.${octet()}`, `127.${octet()}.${octet()}.${octet()}`];
+    const redis = new Redis(testEnv.REDIS_URL);
+    try {
+      const window = Math.floor(Date.now() / 60_000);
+      for (const w of [window, window + 1]) await redis.set(`payreq:rate:addr:${guesser}:${w}`, 1_000_000, "EX", 180);
+      const throttled = await from(guesser);
+      expect(throttled.status).toBe(429);
+      expect(Number(throttled.retryAfter)).toBeGreaterThanOrEqual(1);
+      expect((await from(other)).status).toBe(401);
+    } finally {
+      await redis.quit();
+      server.close();
+    }
   });
 });
