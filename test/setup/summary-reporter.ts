@@ -9,7 +9,9 @@ export default class SummaryReporter implements Reporter {
         const state = test.result().state;
         if (state === "passed" || state === "failed" || state === "skipped") counts[state] += 1;
       }
-      if (module.state() === "failed" && [...module.children.allTests()].length === 0) counts.failed += 1;
+      // A file that failed outside its tests (a hook, an import) is a failure even if no test failed.
+      const failedTests = [...module.children.allTests()].filter((test) => test.result().state === "failed").length;
+      if (module.state() === "failed" && failedTests === 0) counts.failed += 1;
     }
     console.log(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
   }

@@ -135,21 +135,33 @@ export function eventOf(transactionId: string) {
 
 /** Starts the API as its own process (on this file's database) on a free-ish loopback port and waits until it answers. */
 export async function startApiProcess(env: Record<string, string> = {}) {
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  // Port 0: the system picks a free port and the process logs it. A port picked here at random
+  // could be taken meanwhile (it once was, by one of this file's own proxies).
   const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
-    env: { ...process.env, PORT: String(port), ...env },
-    stdio: "ignore",
+    env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
   });
+  let output = "";
+  let port: number | null = null;
+  child.stdout.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+    port ??= Number(/"port":(\d+)[^\n]*API listening/.exec(output)?.[1]) || null;
+  });
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
   let exit: string | null = null;
   child.once("exit", (code, signal) => (exit = `code ${code}, signal ${signal}`));
+  const listening = () => {
+    if (exit) throw new Error(`the API process exited (${exit}) before it listened:\n${output.slice(-2000)}`);
+    return port;
+  };
+  await until(listening, (found) => found !== null, 20_000, "the API process to log the port it listens on");
   const base = `http://127.0.0.1:${port}`;
-  const up = () => {
-    if (exit) throw new Error(`the API process on port ${port} exited (${exit}) before it answered /health`);
-    return fetch(`${base}/health`).then(
+  const up = () =>
+    fetch(`${base}/health`).then(
       (r) => r.status,
       () => 0,
     );
-  };
-  await until(up, (status) => status === 200, 20_000, `the API process on port ${port} to answer /health with 200`);
+  await until(up, (status) => status === 200, 20_000, `the API process at ${base} to answer /health with 200`);
+  // Keep reading its output so a chatty process never blocks on a full pipe.
   return { base, kill: () => child.kill("SIGKILL") };
 }
