@@ -28,6 +28,8 @@ const env = {
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
   WEBHOOK_SIGNING_KEY_DIR: ".data/bench-signing-keys",
   EXPIRY_SWEEP_INTERVAL: "1h",
+  // The bench measures throughput, not the per-key limit: a 429 would be counted as an error below.
+  RATE_LIMIT_PER_MINUTE: "1000000000",
 };
 
 /** Per-connection state autocannon threads through a request sequence. */
@@ -64,10 +66,33 @@ function admin(...args: string[]): Record<string, string> {
   );
 }
 
-function load(options: Options): Promise<Result> {
-  return new Promise((resolve, reject) =>
-    autocannon({ duration: DURATION, ...options }, (err, result) => (err ? reject(err) : resolve(result))),
+/**
+ * One autocannon run that counts only correct answers: a non-2xx status, or a GraphQL answer
+ * with `errors`, fails the whole bench loudly (with the first bad answer), never quietly lowers
+ * the figures.
+ */
+async function load(options: Options): Promise<Result> {
+  let bad: string | null = null;
+  const check = (status: number, body: string) => {
+    if (bad === null && (status < 200 || status > 299 || body.includes('"errors":'))) bad = `${status} ${body.slice(0, 300)}`;
+  };
+  const requests = (options.requests ?? [{}]).map((request) => ({
+    ...request,
+    onResponse: (status: number, body: string, context: Context) => {
+      check(status, body);
+      const own = request.onResponse as ((status: number, body: string, context: Context) => void) | undefined;
+      own?.(status, body, context);
+    },
+  }));
+  const result = await new Promise<Result>((resolve, reject) =>
+    autocannon({ duration: DURATION, ...options, requests }, (err, res) => (err ? reject(err) : resolve(res))),
   );
+  if (bad !== null || result.errors || result.timeouts || result.non2xx) {
+    throw new Error(
+      `bench: an answer was not correct (${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts): ${bad}`,
+    );
+  }
+  return result;
 }
 
 interface Row {
@@ -131,6 +156,43 @@ const sample = (await (await fetch(`${API}/api/requests.create`, { method: "POST
   requestId: string;
 };
 
+const gqlPay = (id: string) =>
+  JSON.stringify({
+    query: `mutation($i: RequestPayInput!) { requestPay(input: $i) { ... on PaymentRequest { id status paidBy { id } } ... on Error { code } } }`,
+    variables: { i: { requestId: id, ledger: "test.uplink", authorization: "bench" } },
+  });
+/** Create then pay, over one transport: a pay needs a new request each time. */
+function payCycles(connections: number, transport: "rest" | "graphql") {
+  const rest = transport === "rest";
+  return load({
+    url: API,
+    connections,
+    requests: [
+      {
+        method: "POST",
+        path: rest ? "/api/requests.create" : "/graphql",
+        headers,
+        body: rest ? createBody : gqlCreate,
+        onResponse: (_s, body, context: Context) => {
+          const parsed = JSON.parse(body);
+          context.id = rest ? parsed.requestId : parsed.data.requestCreate.id;
+        },
+      },
+      {
+        method: "POST",
+        path: rest ? "/api/requests.pay" : "/graphql",
+        headers: { ...headers, "x-api-key": payerKey },
+        setupRequest: (req, context: Context) => ({
+          ...req,
+          body: rest
+            ? JSON.stringify({ requestId: context.id, ledger: "test.uplink", authorization: "bench" })
+            : gqlPay(context.id!),
+        }),
+      },
+    ],
+  });
+}
+
 console.log("\nThroughput and latency (autocannon, %d s per run)", DURATION);
 const summary: Record<string, Record<number, number>> = {};
 const note = (key: string, c: number, rps: number) => ((summary[key] ??= {})[c] = rps);
@@ -183,6 +245,8 @@ for (const c of CONNECTIONS) {
     ],
   });
   note("rest.cycle", c, record("REST", "create→pay→info cycles", c, cycle, 3).rps);
+  note("rest.pay", c, record("REST", "create→pay cycles", c, await payCycles(c, "rest"), 2).rps);
+  note("graphql.pay", c, record("GraphQL", "create→pay cycles", c, await payCycles(c, "graphql"), 2).rps);
   note(
     "graphql.create",
     c,
@@ -258,7 +322,11 @@ for (let i = 0; i < (quick ? 20 : 50); i++) {
     body: JSON.stringify({ requestId: created.requestId, ledger: "test.uplink", authorization: "bench" }),
   });
   const paidAt = Date.now();
-  while (!arrivals.has(created.requestId)) await new Promise((resolve) => setTimeout(resolve, 1));
+  const deadline = Date.now() + 30_000;
+  while (!arrivals.has(created.requestId)) {
+    if (Date.now() > deadline) throw new Error(`bench: no notification for ${created.requestId} within 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
   latencies.push(arrivals.get(created.requestId)! - paidAt);
 }
 latencies.sort((a, b) => a - b);
@@ -317,6 +385,16 @@ for (const size of SCALE) {
   });
   scale[size] = record("scale", `info @ ${size.toLocaleString("en")} rows`, 16, result).p99;
 }
+// A dashboard's first page of a merchant with as many requests as the largest scale step.
+const listQuery = JSON.stringify({
+  query: `{ paymentRequests(first: 20) { edges { node { id status createdAt denomination { amount asset } } } pageInfo { hasNextPage endCursor } } }`,
+});
+record(
+  "scale",
+  `paymentRequests(first: 20) @ ${SCALE.at(-1)!.toLocaleString("en")}`,
+  16,
+  await load({ url: API, connections: 16, requests: [{ method: "POST", path: "/graphql", headers, body: listQuery }] }),
+);
 await sql.end();
 
 const memory = { apiMiB: await peakRssMiB(api.pid!), workerMiB: await peakRssMiB(worker.pid!) };
@@ -339,6 +417,7 @@ const targets = [
   ],
   ["GraphQL create ≥ 80% of REST (16 connections)", ratio(summary["graphql.create"]![16]!, summary["rest.create"]![16]!), 0.8],
   ["GraphQL info ≥ 80% of REST (16 connections)", ratio(summary["graphql.info"]![16]!, summary["rest.info"]![16]!), 0.8],
+  ["GraphQL create→pay ≥ 80% of REST (16 connections)", ratio(summary["graphql.pay"]![16]!, summary["rest.pay"]![16]!), 0.8],
   ["≥ 1000 notifications per second", deliveriesPerSecond, 1000],
   ["pay → notification p99 < 100 ms when idle", webhookLatency.p99, 100, "below"],
   [
