@@ -33,14 +33,14 @@ describe("dashboard list queries", () => {
       expect(page).toMatch(/Index (Only )?Scan.*payment_request/);
 
       // Newest first with id as the tie-break comes straight off one index, with no sort of the merchant's rows.
-    const newest = await plan(
-      `SELECT * FROM payment_request WHERE merchant_id = $1 ORDER BY created_at DESC, id DESC LIMIT 21`,
-      [merchant.merchantId],
-    );
-    expect(newest).toMatch(/Index Scan using payment_request_merchant_id_created_at_id_idx/);
-    expect(newest).not.toMatch(/Sort/);
+      const newest = await plan(
+        `SELECT * FROM payment_request WHERE merchant_id = $1 ORDER BY created_at DESC, id DESC LIMIT 21`,
+        [merchant.merchantId],
+      );
+      expect(newest).toMatch(/Index Scan using payment_request_merchant_id_created_at_id_idx/);
+      expect(newest).not.toMatch(/Sort/);
 
-    const byReference = await plan(`SELECT * FROM payment_request WHERE merchant_id = $1 AND external_reference = $2`, [
+      const byReference = await plan(`SELECT * FROM payment_request WHERE merchant_id = $1 AND external_reference = $2`, [
         merchant.merchantId,
         "plan-10",
       ]);
