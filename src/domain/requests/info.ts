@@ -32,11 +32,12 @@ const DETAILS_RELATIONS: Record<string, unknown[]> = {
 };
 
 /**
- * Whether one findRequestDetails read (one SQL statement, as requests.info uses) gives everything
- * a resolver's query asks for. GraphQL's usual selections of a request (its options, its
- * purchase) do; anything more goes through Prisma with the resolver's query.
+ * Whether a request as findRequestDetails reads it (one SQL statement, as requests.info uses; and
+ * as create, pay and cancel return it) holds everything a resolver's query asks for. GraphQL's
+ * usual selections of a request (its options, its purchase) do; anything more goes through
+ * Prisma with the resolver's query.
  */
-function detailsAnswer(query: RequestQuery): boolean {
+export function detailsAnswer(query: RequestQuery): boolean {
   if (Object.keys(query).some((key) => key !== "include")) return false;
   return Object.entries(query.include ?? {}).every(([relation, wanted]) =>
     (DETAILS_RELATIONS[relation] ?? []).some((offered) => isDeepStrictEqual(offered, wanted)),

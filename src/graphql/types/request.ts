@@ -1,6 +1,7 @@
 import { cancelRequest } from "../../domain/requests/cancel.js";
 import { createRequest } from "../../domain/requests/create.js";
-import { getRequest } from "../../domain/requests/info.js";
+import { detailsAnswer, getRequest } from "../../domain/requests/info.js";
+import type { RequestDetails, RequestQuery } from "../../domain/requests/details.js";
 import { payRequest } from "../../domain/requests/pay.js";
 import { effectiveStatus } from "../../domain/requests/status.js";
 import type { DomainContext } from "../../domain/context.js";
@@ -156,40 +157,54 @@ builder.queryFields((t) => ({
 
 const reloadRequest = (ctx: DomainContext) => (requestId: string) => getRequest(ctx, { requestId });
 
+/**
+ * A mutation's request as its selection needs it: the domain operation's own result when that
+ * holds everything selected (its options and purchase), else read again with the selection's query.
+ * Either way plugin-prisma then resolves the nested fields without loading them again.
+ */
+const asSelected = (ctx: DomainContext, query: RequestQuery) => (request: RequestDetails) =>
+  detailsAnswer(query) ? request : getRequest(ctx, { requestId: request.id }, query);
+
 builder.mutationFields((t) => {
   const idempotencyKey = t.arg.string({ description: "Retries with the same key get the first outcome back (24 hours)." });
   return {
-    requestCreate: t.field({
-      type: PaymentRequest,
+    requestCreate: t.prismaField({
+      type: "PaymentRequest",
       description: "Create a payment request (status NEW).",
       args: { input: t.arg({ type: RequestCreateInput, required: true, description: "The request." }), idempotencyKey },
       errors: {},
-      resolve: async (_root, { input, idempotencyKey: key }, ctx) => {
+      resolve: async (query, _root, { input, idempotencyKey: key }, ctx) => {
         const domain = await ctx.domain();
-        return idempotent(domain, key, "requestCreate", input, () => createRequest(domain, input), reloadRequest(domain));
+        return idempotent(domain, key, "requestCreate", input, () => createRequest(domain, input), reloadRequest(domain)).then(
+          asSelected(domain, query),
+        );
       },
     }),
-    requestPay: t.field({
-      type: PaymentRequest,
+    requestPay: t.prismaField({
+      type: "PaymentRequest",
       description: "Pay a request with an authorization at one of its ledgers.",
       args: {
         input: t.arg({ type: RequestPayInput, required: true, description: "Request, ledger and authorization." }),
         idempotencyKey,
       },
       errors: {},
-      resolve: async (_root, { input, idempotencyKey: key }, ctx) => {
+      resolve: async (query, _root, { input, idempotencyKey: key }, ctx) => {
         const domain = await ctx.domain();
-        return idempotent(domain, key, "requestPay", input, () => payRequest(domain, input), reloadRequest(domain));
+        return idempotent(domain, key, "requestPay", input, () => payRequest(domain, input), reloadRequest(domain)).then(
+          asSelected(domain, query),
+        );
       },
     }),
-    requestCancel: t.field({
-      type: PaymentRequest,
+    requestCancel: t.prismaField({
+      type: "PaymentRequest",
       description: "Cancel an open request.",
       args: { input: t.arg({ type: RequestCancelInput, required: true, description: "The request." }), idempotencyKey },
       errors: {},
-      resolve: async (_root, { input, idempotencyKey: key }, ctx) => {
+      resolve: async (query, _root, { input, idempotencyKey: key }, ctx) => {
         const domain = await ctx.domain();
-        return idempotent(domain, key, "requestCancel", input, () => cancelRequest(domain, input), reloadRequest(domain));
+        return idempotent(domain, key, "requestCancel", input, () => cancelRequest(domain, input), reloadRequest(domain)).then(
+          asSelected(domain, query),
+        );
       },
     }),
   };
