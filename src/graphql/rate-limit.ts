@@ -1,6 +1,7 @@
 import { GraphQLError, type DocumentNode } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { DomainError, RateLimitedError } from "../domain/errors.js";
+import { httpStatusOf } from "../transport/http-status.js";
 import { chargeCalls } from "../transport/rate-limit.js";
 import type { GraphQLContext } from "./context.js";
 import { operationOf, rootFieldCount } from "./root-fields.js";
@@ -24,20 +25,18 @@ export function useRateLimit(): Plugin<GraphQLContext> {
       if (!(error instanceof DomainError)) throw error;
       const retryAfter: Record<string, string> =
         error instanceof RateLimitedError ? { "Retry-After": String(error.retryAfterSeconds) } : {};
-      const status = error instanceof RateLimitedError ? 429 : 503;
-      return {
-        errors: [new GraphQLError(error.message, { extensions: { code: error.code, http: { status, headers: retryAfter } } })],
-      };
+      const http = { status: httpStatusOf(error.code), headers: retryAfter };
+      return { errors: [new GraphQLError(error.message, { extensions: { code: error.code, http } })] };
     }
   };
-  return {
-    async onExecute({ args, setResultAndStopExecution }) {
-      const refused = await charge(args.contextValue, args.document, args.operationName);
-      if (refused) setResultAndStopExecution(refused);
-    },
-    async onSubscribe({ args, setResultAndStopExecution }) {
-      const refused = await charge(args.contextValue, args.document, args.operationName);
-      if (refused) setResultAndStopExecution(refused);
-    },
+  // What execute and subscribe share of their hooks' payloads.
+  type Payload = {
+    args: { contextValue: GraphQLContext; document: DocumentNode; operationName?: string | null };
+    setResultAndStopExecution: (result: { errors: GraphQLError[] }) => void;
   };
+  const guard = async ({ args, setResultAndStopExecution }: Payload) => {
+    const refused = await charge(args.contextValue, args.document, args.operationName);
+    if (refused) setResultAndStopExecution(refused);
+  };
+  return { onExecute: guard, onSubscribe: guard };
 }

@@ -30,8 +30,6 @@ export function createApp(settings: { graphql?: Partial<typeof config.graphql> }
   app.use("*", async (c, next) => {
     const requestId = requestIdOf(c.req.raw);
     recordClientAddress(c.req.raw, clientAddress(c));
-    // GraphQL may see a copy of the request: the header carries the id there.
-    c.req.raw.headers.set("x-request-id", requestId);
     const started = performance.now();
     await next();
     c.res.headers.set("x-request-id", requestId);
