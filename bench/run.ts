@@ -13,6 +13,7 @@ import { createDatabase } from "../prisma/create-database.js";
 
 const quick = process.argv.includes("--quick");
 const DURATION = quick ? 3 : 10;
+const WARMUP = quick ? 1 : 3;
 const CONNECTIONS = quick ? [1, 16] : [1, 16, 64];
 const SCALE = quick ? [10_000, 100_000] : [10_000, 1_000_000];
 const DELIVERIES = quick ? 1000 : 5000;
@@ -84,9 +85,14 @@ async function load(options: Options): Promise<Result> {
       own?.(status, body, context);
     },
   }));
-  const result = await new Promise<Result>((resolve, reject) =>
-    autocannon({ duration: DURATION, ...options, requests }, (err, res) => (err ? reject(err) : resolve(res))),
-  );
+  const run = (duration: number) =>
+    new Promise<Result>((resolve, reject) =>
+      autocannon({ ...options, duration, requests }, (err, res) => (err ? reject(err) : resolve(res))),
+    );
+  // Unmeasured (but checked) warm-up: V8 optimises each path only after some thousands of calls,
+  // and the figures compare steady states.
+  await run(WARMUP);
+  const result = await run(DURATION);
   if (bad !== null || result.errors || result.timeouts || result.non2xx) {
     throw new Error(
       `bench: an answer was not correct (${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts): ${bad}`,
@@ -408,7 +414,7 @@ const targets = [
     ratio(summary["rest.create"]![16]!, summary["baseline.create"]![16]!),
     0.5,
   ],
-  ["requests.info at 16 connections ≥ 50% of baseline", ratio(summary["rest.info"]![16]!, summary["baseline.info"]![16]!), 0.5],
+  ["requests.info at 16 connections ≥ 75% of baseline", ratio(summary["rest.info"]![16]!, summary["baseline.info"]![16]!), 0.75],
   [
     "requests.info p99 at 16 connections < 20 ms",
     rows.find((r) => r.operation === "requests.info" && r.connections === 16)!.p99,

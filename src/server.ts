@@ -5,10 +5,12 @@ import { redis } from "./redis.js";
 import { createApp } from "./http/app.js";
 import { logger } from "./logger.js";
 
-const app = createApp();
-const server = serve({ fetch: app.fetch, port: config.server.port }, (info) => {
+// serve() installs @hono/node-server's Response globally; the app is made after it so that
+// GraphQL answers are made with that Response too (see graphql/yoga.ts).
+const server = serve({ fetch: (request, env) => app.fetch(request, env), port: config.server.port }, (info) => {
   logger.info({ port: info.port }, `API listening: GraphQL at http://localhost:${info.port}/graphql`);
 });
+const app = createApp();
 
 let stopping = false;
 async function shutdown(signal: string) {

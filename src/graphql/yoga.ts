@@ -32,6 +32,18 @@ export function createGraphQLHandler(changes: RequestChangeFeed, settings = conf
     landingPage: false,
     // http/app.ts bounds /graphql bodies at 64 KiB before Yoga sees them; Yoga's own (stream-wrapping) check is redundant.
     maxRequestBodySize: false,
+    // The Response the HTTP server installed (src/server.ts makes the app after it): @hono/node-server
+    // writes its own Response straight to the socket, where another one is read back as a stream.
+    fetchAPI: { Response: globalThis.Response },
+    // Dashboards call /graphql from browsers: only the configured origins may. Yoga sets these
+    // headers on its own answer; Hono's cors() re-creates a finished Response to add `Vary`.
+    cors: {
+      origin: config.server.corsOrigins,
+      methods: ["GET", "POST"],
+      allowedHeaders: ["content-type", "x-api-key", "idempotency-key"],
+      credentials: false,
+      maxAge: 600,
+    },
     // GraphiQL's scripts and styles are served inline by the service itself: no request leaves the machine.
     renderGraphiQL,
     graphiql: settings.graphiql ? { title: "Payment requests", headers: JSON.stringify({ "X-Api-Key": "" }) } : false,

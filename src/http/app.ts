@@ -1,7 +1,6 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { cors } from "hono/cors";
-import { MAX_BODY_BYTES } from "./limits.js";
+import { declaredBodyLength, MAX_BODY_BYTES } from "./limits.js";
 import { config } from "../config.js";
 import { logger } from "../logger.js";
 import { pool } from "../db.js";
@@ -39,23 +38,18 @@ export function createApp(settings: { graphql?: Partial<typeof config.graphql> }
     );
   });
 
-  // Dashboards call /graphql from browsers: only the configured origins may.
-  app.use(
-    "/graphql",
-    cors({ origin: config.server.corsOrigins, allowHeaders: ["content-type", "x-api-key", "idempotency-key"], maxAge: 600 }),
-  );
-  app.use(
-    "/graphql",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        c.json(
-          { errors: [{ message: `The body is larger than ${MAX_BODY_BYTES} bytes.`, extensions: { code: "BAD_REQUEST" } }] },
-          413,
-        ),
-    }),
-  );
-  app.on(["GET", "POST"], "/graphql", (c) => yoga.fetch(c.req.raw));
+  const tooLarge = (c: Context) =>
+    c.json({ errors: [{ message: `The body is larger than ${MAX_BODY_BYTES} bytes.`, extensions: { code: "BAD_REQUEST" } }] }, 413);
+  const streamedBodyLimit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
+  app.use("/graphql", async (c, next) => {
+    // A declared length is checked as it is; only a streamed body is counted as it arrives
+    // (counting wraps the body in a stream, a large share of a small call's cost).
+    const length = declaredBodyLength(c.req.raw.headers);
+    if (length === null) return streamedBodyLimit(c, next);
+    return length > MAX_BODY_BYTES ? tooLarge(c) : next();
+  });
+  // Yoga answers CORS preflights itself (graphql/yoga.ts).
+  app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => yoga.fetch(c.req.raw));
   app.get("/health", (c) => c.json({ status: "ok" }));
   app.get("/ready", async (c) => {
     const [database, redisUp] = await Promise.all([databaseReachable(), redisReachable()]);

@@ -1,2 +1,13 @@
 /** Largest request body the API reads, for REST and GraphQL alike. */
 export const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * The body length a call declares with Content-Length, or null when it streams its body
+ * (Transfer-Encoding) or declares none. Node's HTTP parser never hands on more body than the
+ * declared length, so a declared length within the bound lets a handler read the body in one go.
+ */
+export function declaredBodyLength(headers: Headers): number | null {
+  const declared = headers.get("content-length");
+  if (declared === null || headers.has("transfer-encoding")) return null;
+  return Number(declared);
+}

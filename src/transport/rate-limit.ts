@@ -18,6 +18,14 @@ export const keyMeter = (key: AuthenticatedKey): Meter => ({ bucket: `key:${key.
 export const addressMeter = (address: string): Meter => ({ bucket: `addr:${address}`, perMinute: null });
 
 /**
+ * Adds calls to a window's counter and gives the counter its expiry when it is new: one round
+ * trip, atomic (a MULTI costs the client about twice as much). Redis caches the script.
+ */
+const CHARGE = `local count = redis.call("INCRBY", KEYS[1], ARGV[1])
+if count == tonumber(ARGV[1]) then redis.call("PEXPIRE", KEYS[1], ARGV[2]) end
+return count`;
+
+/**
  * Charges `calls` calls to a meter for the current minute. Fixed one-minute windows counted in
  * Redis, so the limit holds across API instances. Throws RATE_LIMIT_EXCEEDED past the limit and
  * EXTERNAL_SERVICE_ERROR while Redis is unreachable. REST charges one call per request, GraphQL
@@ -28,12 +36,7 @@ export async function chargeCalls(meter: Meter, calls: number, now = new Date())
   const counter = `payreq:rate:${meter.bucket}:${window}`;
   let count: number;
   try {
-    const results = await redis
-      .multi()
-      .incrby(counter, calls)
-      .pexpire(counter, WINDOW_MS + 1_000)
-      .exec();
-    count = Number(results?.[0]?.[1]);
+    count = Number(await redis.eval(CHARGE, 1, counter, calls, WINDOW_MS + 1_000));
   } catch (err) {
     throw new ExternalServiceError("The rate limiter is unavailable; try again shortly.", { cause: err });
   }

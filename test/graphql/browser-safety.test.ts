@@ -24,6 +24,15 @@ describe("GraphQL browser safety", () => {
     expect(allowed.headers.get("access-control-allow-headers")).toContain("x-api-key");
     const refused = await preflight("https://evil.example");
     expect(refused.headers.get("access-control-allow-origin")).not.toBe("https://evil.example");
+
+    // The answer itself tells the browser whether the page may read it.
+    const answer = (origin: string) =>
+      post({ "content-type": "application/json", origin }, JSON.stringify({ query: "{ __typename }" }));
+    const readable = await answer("https://dashboard.example");
+    expect(readable.status).toBe(200);
+    expect(readable.headers.get("access-control-allow-origin")).toBe("https://dashboard.example");
+    const unreadable = await answer("https://evil.example");
+    expect(unreadable.headers.get("access-control-allow-origin")).not.toBe("https://evil.example");
   });
 
   it("refuses simple cross-site requests that could be forged (CSRF)", async () => {
