@@ -39,7 +39,10 @@ export function createApp(settings: { graphql?: Partial<typeof config.graphql> }
   });
 
   const tooLarge = (c: Context) =>
-    c.json({ errors: [{ message: `The body is larger than ${MAX_BODY_BYTES} bytes.`, extensions: { code: "BAD_REQUEST" } }] }, 413);
+    c.json(
+      { errors: [{ message: `The body is larger than ${MAX_BODY_BYTES} bytes.`, extensions: { code: "BAD_REQUEST" } }] },
+      413,
+    );
   const streamedBodyLimit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
   app.use("/graphql", async (c, next) => {
     // A declared length is checked as it is; only a streamed body is counted as it arrives

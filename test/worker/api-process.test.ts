@@ -79,7 +79,12 @@ describe("bodies over a real socket", () => {
     it(`refuses a ${how} body over 64 KiB on both transports, creating nothing`, async () => {
       const merchant = await buildMerchant();
       const headers = { "x-api-key": merchant.apiKey, "content-type": "application/json" };
-      const graphql = await send("/graphql", headers, JSON.stringify({ query: "{ __typename }", pad: "x".repeat(70_000) }), streamed);
+      const graphql = await send(
+        "/graphql",
+        headers,
+        JSON.stringify({ query: "{ __typename }", pad: "x".repeat(70_000) }),
+        streamed,
+      );
       expect(graphql.status).toBe(413);
       const rest = await send(
         "/api/requests.create",
