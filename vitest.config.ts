@@ -53,6 +53,7 @@ export default defineConfig({
           name: "api",
           include: ["test/**/*.test.ts"],
           exclude: ["test/worker/**", "test/browser/**"],
+          setupFiles: ["test/setup/open-database.ts"],
           sequence: { groupOrder: 0 },
         },
       },
@@ -61,7 +62,7 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
-          setupFiles: ["test/setup/worker-database.ts"],
+          setupFiles: ["test/setup/worker-database.ts", "test/setup/open-database.ts"],
           fileParallelism: false,
           sequence: { groupOrder: 1 },
         },

@@ -4,12 +4,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { config } from "../src/config.js";
-import { db, pool } from "../src/db.js";
+import { closeDatabase, db, openDatabase } from "../src/db.js";
 import type { DomainContext } from "../src/domain/context.js";
 import { createApiKey } from "../src/domain/keys/create.js";
 import { createMerchant } from "../src/domain/merchants/create.js";
 import { createWallet } from "../src/domain/wallets/create.js";
-import { logger } from "../src/logger.js";
+import { logger } from "../src/api-logger.js";
 
 const DEMO_NAME = "Demo Merchant";
 const ctx: DomainContext = {
@@ -19,6 +19,7 @@ const ctx: DomainContext = {
   now: () => new Date(),
 };
 
+openDatabase(config.db, ctx.logger);
 const existing = await db.merchant.findFirst({ where: { name: DEMO_NAME }, orderBy: { createdAt: "asc" } });
 const merchant = existing
   ? {
@@ -28,8 +29,7 @@ const merchant = existing
   : await createMerchant(ctx, { name: DEMO_NAME, currency: "NZD" });
 const payer = await createApiKey(ctx, { kind: "PAYER", label: "demo" });
 const wallet = await createWallet(ctx, { currency: "NZD", balance: 100_000 });
-await db.$disconnect();
-await pool.end();
+await closeDatabase();
 
 console.log(`
 Demo merchant (development only; new keys are issued on every start)

@@ -1,26 +1,44 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "./generated/prisma/client.js";
-import { config } from "./config.js";
-import { logger } from "./logger.js";
+import type { Logger } from "./logger.js";
 
 export { Prisma } from "./generated/prisma/client.js";
 
 /**
- * One pg pool for the process. Prisma runs on it through the driver adapter; the few hot-path
- * reads that measurements showed Prisma's per-query cost dominating (bench/) use it directly.
+ * The process's database: one pg pool, with Prisma on it through the driver adapter. The few
+ * hot-path reads that measurements showed Prisma's per-query cost dominating (bench/) use the
+ * pool directly. Each process's entry point opens it once with its own configuration.
  */
-export const pool = new pg.Pool({
-  connectionString: config.db.url,
-  max: 20,
-  // While the database is unreachable, calls fail within seconds (503) instead of hanging.
-  connectionTimeoutMillis: 3_000,
-  query_timeout: 15_000,
-});
-// An idle client whose connection drops must not crash the process; the pool replaces it.
-pool.on("error", (err) =>
-  logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, "idle database connection lost"),
-);
+export let pool: pg.Pool;
+export let db: PrismaClient;
+
+export interface DatabaseSettings {
+  url: string;
+  /** Connections in the pool. */
+  poolSize: number;
+}
+
+export function openDatabase(settings: DatabaseSettings, logger: Logger): void {
+  pool = new pg.Pool({
+    connectionString: settings.url,
+    max: settings.poolSize,
+    // While the database is unreachable, calls fail within seconds (503) instead of hanging.
+    connectionTimeoutMillis: 3_000,
+    query_timeout: 15_000,
+  });
+  // An idle client whose connection drops must not crash the process; the pool replaces it.
+  pool.on("error", (err) =>
+    logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, "idle database connection lost"),
+  );
+  db = new PrismaClient({ adapter: new PrismaPg(pool) });
+}
+
+/** Closes what openDatabase opened. */
+export async function closeDatabase(): Promise<void> {
+  await db.$disconnect();
+  await pool.end();
+}
 
 /**
  * Columns are UTC `timestamp(3)` without a zone (Prisma's convention), so plain SQL on the pool
@@ -29,10 +47,7 @@ pool.on("error", (err) =>
 export const toUtcText = (date: Date) => date.toISOString().replace("Z", "");
 export const fromUtcText = (text: string) => new Date(`${text}Z`);
 
-/** The process's single Prisma client (see shared/notes/prisma-offline.md). */
-export const db = new PrismaClient({ adapter: new PrismaPg(pool) });
-
-export type Db = typeof db;
+export type Db = PrismaClient;
 
 /** A client bound to an interactive transaction, as handed to `db.$transaction(async (tx) => …)`. */
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];

@@ -1,15 +1,17 @@
 import { pino } from "pino";
-import { config } from "./config.js";
+
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
 /** Structured JSON logs. API keys and tokens are redacted wherever they appear by these names. */
-const options = {
-  level: config.log.level,
+const options = (level: LogLevel) => ({
+  level,
   redact: { paths: ["apiKey", "*.apiKey", "headers['x-api-key']", "token", "*.token"], censor: "[redacted]" },
-};
+});
 
-export const logger = pino(options);
+/** A process's logger, at the level its own configuration gives. */
+export const createLogger = (level: LogLevel) => pino(options(level));
 
 /** For command-line tools, whose standard output is their answer: logs go to standard error. */
-export const stderrLogger = () => pino(options, pino.destination(2));
+export const stderrLogger = (level: LogLevel) => pino(options(level), pino.destination(2));
 
-export type Logger = typeof logger;
+export type Logger = ReturnType<typeof createLogger>;

@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { config } from "./config.js";
-import { logger } from "./logger.js";
+import { logger } from "./api-logger.js";
 
 /**
  * The API's Redis command connection (rate-limit counters, announcing request changes). It

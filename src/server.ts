@@ -1,9 +1,11 @@
 import { serve } from "@hono/node-server";
 import { config } from "./config.js";
-import { db, pool } from "./db.js";
+import { closeDatabase, openDatabase } from "./db.js";
 import { redis } from "./redis.js";
 import { createApp } from "./http/app.js";
-import { logger } from "./logger.js";
+import { logger } from "./api-logger.js";
+
+openDatabase(config.db, logger);
 
 // serve() installs @hono/node-server's Response globally; the app is made after it so that
 // GraphQL answers are made with that Response too (see graphql/yoga.ts).
@@ -20,8 +22,7 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 10_000).unref();
   server.close();
   await app.dispose();
-  await db.$disconnect();
-  await pool.end();
+  await closeDatabase();
   redis.disconnect();
   clearTimeout(force);
   process.exit(0);

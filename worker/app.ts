@@ -1,7 +1,7 @@
 import { Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { db } from "../src/db.js";
-import { logger as rootLogger } from "../src/logger.js";
+import type { Logger } from "../src/logger.js";
 import type { WorkerConfig } from "./config.js";
 import { deliverWebhook, deliveryLeaseMs, type DeliveryJob } from "./jobs/deliver-webhook.js";
 import { drainOutbox, reconcileOutbox } from "./jobs/drain-outbox.js";
@@ -16,7 +16,7 @@ import { publishRequestChanges } from "../src/pubsub/request-changes.js";
  * from Postgres into a BullMQ queue whose jobs sign and deliver notifications. Postgres holds the
  * truth; a periodic reconcile rebuilds whatever Redis loses.
  */
-export async function startWorker(config: WorkerConfig, logger = rootLogger.child({ component: "worker" })) {
+export async function startWorker(config: WorkerConfig, logger: Logger) {
   // BullMQ needs maxRetriesPerRequest: null so blocking commands survive Redis reconnects.
   const connection = new Redis(config.redis.url, { maxRetriesPerRequest: null });
   connection.on("error", (err) => logger.error({ err }, "redis connection error"));

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { duration, durations, parseEnv, sharedEnv } from "../src/config.js";
+import { duration, durations, parseEnv, sharedEnv, signingKeyEnv } from "../src/env.js";
 
-const workerEnv = sharedEnv.extend({
+const workerEnv = sharedEnv.extend(signingKeyEnv.shape).extend({
   /** How often overdue requests are stored as expired. */
   EXPIRY_SWEEP_INTERVAL: duration.default(10_000),
   /** Prefix of the worker's BullMQ keys in Redis, so several deployments can share one Redis. */
@@ -22,12 +22,6 @@ const workerEnv = sharedEnv.extend({
     .enum(["true", "false"])
     .default("false")
     .transform((v) => v === "true"),
-  /** The signing key: a PKCS#8 PEM, or a path to one. Unset: keys live in WEBHOOK_SIGNING_KEY_DIR. */
-  WEBHOOK_SIGNING_KEY: z.string().optional(),
-  /** Where development keys (and keys made by `signing-key rotate`) are kept. Never commit it. */
-  WEBHOOK_SIGNING_KEY_DIR: z.string().default(".data/signing-keys"),
-  /** How long a replaced signing key stays published in the JWKS. */
-  WEBHOOK_KEY_OVERLAP: duration.default(48 * 3_600_000),
   /** How often the worker looks for events whose queue entry was lost (Redis flushed, worker killed). */
   WEBHOOK_RECONCILE_INTERVAL: duration.default(30_000),
   /** Deliveries in flight at once per worker process. */
@@ -37,7 +31,8 @@ const workerEnv = sharedEnv.extend({
 const env = parseEnv(workerEnv);
 
 export const workerConfig = {
-  db: { url: env.DATABASE_URL },
+  db: { url: env.DATABASE_URL, poolSize: 20 },
+  log: { level: env.LOG_LEVEL },
   redis: { url: env.REDIS_URL },
   queues: { prefix: env.QUEUE_PREFIX },
   expiry: { sweepIntervalMs: env.EXPIRY_SWEEP_INTERVAL },

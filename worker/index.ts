@@ -1,9 +1,10 @@
-import { db, pool } from "../src/db.js";
-import { logger } from "../src/logger.js";
+import { closeDatabase, openDatabase } from "../src/db.js";
 import { startWorker } from "./app.js";
 import { workerConfig } from "./config.js";
+import { logger } from "./logger.js";
 
-const worker = await startWorker(workerConfig);
+openDatabase(workerConfig.db, logger);
+const worker = await startWorker(workerConfig, logger.child({ component: "worker" }));
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -11,8 +12,7 @@ async function shutdown(signal: string) {
   stopping = true;
   logger.info({ signal }, "worker shutting down");
   await worker.close();
-  await db.$disconnect();
-  await pool.end();
+  await closeDatabase();
   logger.info("worker stopped");
   process.exit(0);
 }

@@ -1,23 +1,10 @@
-import { chmod, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  calculateJwkThumbprint,
-  exportJWK,
-  exportPKCS8,
-  generateKeyPair,
-  importPKCS8,
-  SignJWT,
-  type CryptoKey,
-  type JWK,
-} from "jose";
+import { SignJWT } from "jose";
+import { importKey, rotateSigningKey, type SigningKey } from "../src/domain/webhooks/key-files.js";
 import { currentSigningKid, publishSigningKey } from "../src/domain/webhooks/signing-keys.js";
 import type { NotificationTransaction } from "../src/domain/webhooks/events.js";
 import type { Logger } from "../src/logger.js";
-
-export interface SigningKey {
-  kid: string;
-  privateKey: CryptoKey;
-}
 
 interface KeySettings {
   signingKey?: string;
@@ -25,26 +12,6 @@ interface KeySettings {
   keyOverlapMs: number;
   /** How long `current()` reuses the key it read (0: it asks the database every time). */
   keyCacheMs: number;
-}
-
-/** Imports a PKCS#8 PEM and derives its public JWK and kid (the RFC 7638 thumbprint). */
-async function importKey(pem: string): Promise<SigningKey & { publicJwk: JWK }> {
-  const privateKey = await importPKCS8(pem, "ES256", { extractable: true });
-  const { d: _private, ...publicJwk } = await exportJWK(privateKey);
-  return { kid: await calculateJwkThumbprint(publicJwk), privateKey, publicJwk };
-}
-
-/** Makes a new P-256 key, keeps its private half in `dir` (mode 0600) and publishes the public half as current. */
-export async function rotateSigningKey(dir: string, overlapMs: number, now = new Date()) {
-  const { privateKey } = await generateKeyPair("ES256", { extractable: true });
-  const pem = await exportPKCS8(privateKey);
-  const key = await importKey(pem);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const file = join(dir, `${key.kid}.pem`);
-  await writeFile(file, pem, { mode: 0o600 });
-  await chmod(file, 0o600);
-  await publishSigningKey(key.kid, key.publicJwk, now, overlapMs);
-  return { kid: key.kid, file };
 }
 
 /**

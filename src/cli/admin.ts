@@ -4,14 +4,17 @@
  */
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
-import { db, pool } from "../db.js";
+import { config } from "../config.js";
+import { closeDatabase, openDatabase } from "../db.js";
 import { createClient } from "../domain/clients/create.js";
 import type { DomainContext } from "../domain/context.js";
 import { DomainError } from "../domain/errors.js";
 import { createApiKey } from "../domain/keys/create.js";
 import { revokeApiKey } from "../domain/keys/revoke.js";
 import { createMerchant } from "../domain/merchants/create.js";
+import { rotateSigningKey } from "../domain/webhooks/key-files.js";
 import { createWallet } from "../domain/wallets/create.js";
+import { parseEnv, signingKeyEnv } from "../env.js";
 import { stderrLogger } from "../logger.js";
 
 const USAGE = `Usage: npm run admin -- <command> [--json]
@@ -49,9 +52,11 @@ const { values, positionals } = parseCommandLine();
 const ctx: DomainContext = {
   actor: { kind: "operator" },
   requestId: randomUUID(),
-  logger: stderrLogger().child({ component: "admin" }),
+  logger: stderrLogger(config.log.level).child({ component: "admin" }),
   now: () => new Date(),
 };
+
+openDatabase(config.db, ctx.logger);
 
 async function run(command: string): Promise<Record<string, unknown>> {
   switch (command) {
@@ -73,11 +78,10 @@ async function run(command: string): Promise<Record<string, unknown>> {
     case "wallet create":
       return createWallet(ctx, { currency: values.currency ?? "", balance: values.balance ?? "" });
     case "signing-key rotate": {
-      const { workerConfig } = await import("../../worker/config.js");
-      const { rotateSigningKey } = await import("../../worker/signing.js");
-      const { signingKey, signingKeyDir, keyOverlapMs } = workerConfig.webhooks;
-      if (signingKey) throw new UsageError("The worker signs with WEBHOOK_SIGNING_KEY; rotate by deploying a new key there.");
-      return rotateSigningKey(signingKeyDir, keyOverlapMs);
+      const keys = parseEnv(signingKeyEnv);
+      if (keys.WEBHOOK_SIGNING_KEY)
+        throw new UsageError("The worker signs with WEBHOOK_SIGNING_KEY; rotate by deploying a new key there.");
+      return rotateSigningKey(keys.WEBHOOK_SIGNING_KEY_DIR, keys.WEBHOOK_KEY_OVERLAP);
     }
     default:
       throw new UsageError(command ? `unknown command: ${command}` : "no command given");
@@ -110,7 +114,6 @@ try {
     );
   else throw error;
 } finally {
-  await db.$disconnect();
-  await pool.end();
+  await closeDatabase();
 }
 process.exitCode = exitCode;

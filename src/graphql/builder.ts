@@ -60,7 +60,8 @@ export const builder = new SchemaBuilder<{
   },
   defaultFieldNullability: false,
   prisma: {
-    client: db,
+    // The process opens its database after the schema is built (src/db.ts).
+    client: () => db,
     dmmf: getDatamodel(),
     exposeDescriptions: false,
     filterConnectionTotalCount: true,

@@ -11,7 +11,7 @@ import { config } from "../config.js";
 import { GraphQLError } from "graphql";
 import { isDatabaseUnavailable } from "../db.js";
 import { DomainError, ExternalServiceError } from "../domain/errors.js";
-import { logger } from "../logger.js";
+import { logger } from "../api-logger.js";
 import type { RequestChangeFeed } from "../pubsub/request-changes.js";
 import { metricsRegistry } from "../transport/metrics.js";
 import { graphQLContextFactory } from "./context.js";

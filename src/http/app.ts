@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { declaredBodyLength, MAX_BODY_BYTES } from "./limits.js";
 import { config } from "../config.js";
-import { logger } from "../logger.js";
+import { logger } from "../api-logger.js";
 import { pool } from "../db.js";
 import { publishedSigningKeys } from "../domain/webhooks/signing-keys.js";
 import { publishRequestChanges, subscribeRequestChanges } from "../pubsub/request-changes.js";

@@ -2,7 +2,7 @@ import type { Context, ErrorHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { DomainContext } from "../domain/context.js";
 import { RateLimitedError } from "../domain/errors.js";
-import { logger } from "../logger.js";
+import { logger } from "../api-logger.js";
 import { chargeCalls } from "../transport/rate-limit.js";
 import { requestContext, requestIdOf } from "../transport/request-context.js";
 import { restError } from "./rest/errors.js";

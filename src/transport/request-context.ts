@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { DomainContext } from "../domain/context.js";
 import { authenticate, recordKeyUse, type AuthenticatedKey } from "../domain/keys/authenticate.js";
 import { UnauthenticatedError } from "../domain/errors.js";
-import { logger } from "../logger.js";
+import { logger } from "../api-logger.js";
 import { addressMeter, keyMeter, type Meter } from "./rate-limit.js";
 
 const requestIds = new WeakMap<Request, string>();

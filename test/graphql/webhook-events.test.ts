@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { payRequest } from "../../src/domain/requests/pay.js";
-import { rotateSigningKey } from "../../worker/signing.js";
+import { rotateSigningKey } from "../../src/domain/webhooks/key-files.js";
 import { testEnv } from "../../vitest.config.js";
 import { app, gql } from "../fixtures.js";
 import { buildMerchant, buildRequest, payer } from "../factories.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { duration, durations } from "../../src/config.js";
+import { duration, durations } from "../../src/env.js";
 import { delayBeforeAttempt, isLastAttempt } from "../../src/domain/webhooks/outbox.js";
 
 const MINUTE = 60_000;

@@ -6,6 +6,7 @@ import { inspect } from "node:util";
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JWTPayload } from "jose";
 import { config } from "../../src/config.js";
 import { db } from "../../src/db.js";
+import { createLogger } from "../../src/logger.js";
 import { startWorker } from "../../worker/app.js";
 import type { WorkerConfig } from "../../worker/config.js";
 import { app } from "../fixtures.js";
@@ -64,7 +65,8 @@ export async function startReceiver(answer: (index: number) => { status?: number
 
 export function workerConfig(webhooks: Partial<WorkerConfig["webhooks"]> = {}): WorkerConfig {
   return {
-    db: { url: fileEnv.DATABASE_URL },
+    db: { url: fileEnv.DATABASE_URL, poolSize: 20 },
+    log: { level: "silent" },
     redis: { url: testEnv.REDIS_URL },
     queues: { prefix: `test-${randomUUID()}` },
     expiry: { sweepIntervalMs: 60_000 },
@@ -86,8 +88,10 @@ export function workerConfig(webhooks: Partial<WorkerConfig["webhooks"]> = {}): 
   };
 }
 
+export const silentLogger = createLogger("silent");
+
 export async function withWorker<T>(config: WorkerConfig, run: () => Promise<T>): Promise<T> {
-  const worker = await startWorker(config);
+  const worker = await startWorker(config, silentLogger);
   try {
     return await run();
   } finally {

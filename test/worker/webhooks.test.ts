@@ -4,7 +4,7 @@ import { db } from "../../src/db.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { redeliverWebhookEvent } from "../../src/domain/webhooks/redeliver.js";
 import { refundTransaction } from "../../src/domain/transactions/refund.js";
-import { rotateSigningKey } from "../../worker/signing.js";
+import { rotateSigningKey } from "../../src/domain/webhooks/key-files.js";
 import { buildRequest, payer } from "../factories.js";
 import { eventOf, fileEnv, startReceiver, until, verifyNotification, withWorker, workerConfig } from "./harness.js";
 

@@ -5,14 +5,14 @@ import { describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { startWorker } from "../../worker/app.js";
 import { buildRequest } from "../factories.js";
-import { until, workerConfig } from "./harness.js";
+import { silentLogger, until, workerConfig } from "./harness.js";
 
 describe("worker", () => {
   it("stores EXPIRED on overdue requests through its scheduled sweep", async () => {
     const { request } = await buildRequest();
     await db.paymentRequest.update({ where: { id: request.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
 
-    const worker = await startWorker({ ...workerConfig(), expiry: { sweepIntervalMs: 200 } });
+    const worker = await startWorker({ ...workerConfig(), expiry: { sweepIntervalMs: 200 } }, silentLogger);
     try {
       const stored = await until(
         () => db.paymentRequest.findUniqueOrThrow({ where: { id: request.id } }),
