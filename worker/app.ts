@@ -1,13 +1,15 @@
-import { Worker } from "bullmq";
+import { UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { db } from "../src/db.js";
 import type { Logger } from "../src/logger.js";
 import type { WorkerConfig } from "./config.js";
-import { deliverWebhook, deliveryLeaseMs, type DeliveryJob } from "./jobs/deliver-webhook.js";
+import { deliverWebhook, deliveryLeaseMs, retryDelay, RetryLater, type DeliveryJob } from "./jobs/deliver-webhook.js";
 import { drainOutbox, reconcileOutbox } from "./jobs/drain-outbox.js";
 import { runExpiryJob } from "./jobs/expire-requests.js";
 import { listenForOutbox } from "./outbox-listener.js";
 import { createQueue, jobs, MAINTENANCE_QUEUE, WEBHOOK_QUEUE } from "./queues.js";
+import { postJson } from "./http-post.js";
+import { openOutbox } from "./outbox.js";
 import { openKeyStore } from "./signing.js";
 import { publishRequestChanges } from "../src/pubsub/request-changes.js";
 
@@ -26,7 +28,9 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
   const stopPublishing = publishRequestChanges(connection, logger);
 
   const maintenance = createQueue(MAINTENANCE_QUEUE, connection, config.queues.prefix);
-  const webhooks = createQueue<DeliveryJob>(WEBHOOK_QUEUE, connection, config.queues.prefix);
+  // A delivery job that ends is gone: PostgreSQL keeps every attempt, and the reconcile may need its id again.
+  const webhooks = createQueue<DeliveryJob>(WEBHOOK_QUEUE, connection, config.queues.prefix, { removeOnFail: true });
+  const outbox = openOutbox(deliveryLeaseMs(config.webhooks.timeoutMs));
   const ensureSchedules = () =>
     maintenance.upsertJobScheduler(jobs.expireRequests, { every: config.expiry.sweepIntervalMs }, { name: jobs.expireRequests });
   await ensureSchedules();
@@ -41,7 +45,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
   );
   const deliveryWorker = new Worker<DeliveryJob>(
     WEBHOOK_QUEUE,
-    (job, token) => deliverWebhook(job, token, { config: config.webhooks, keys, logger }),
+    (job) => deliverWebhook(job, { config: config.webhooks, keys, outbox, post: postJson, logger }),
     {
       connection,
       prefix: config.queues.prefix,
@@ -49,10 +53,15 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
       // A job whose worker died is noticed as stalled after about one lease, not BullMQ's default 30 s.
       lockDuration: deliveryLeaseMs(config.webhooks.timeoutMs),
       stalledInterval: deliveryLeaseMs(config.webhooks.timeoutMs),
+      settings: { backoffStrategy: retryDelay },
     },
   );
   for (const worker of [maintenanceWorker, deliveryWorker]) {
-    worker.on("failed", (job, err) => logger.error({ err, job: job?.name, jobId: job?.id }, "job failed"));
+    // A failed attempt or a final outcome of a delivery is logged by the job itself.
+    worker.on("failed", (job, err) => {
+      if (err instanceof RetryLater || err instanceof UnrecoverableError) return;
+      logger.error({ err, job: job?.name, jobId: job?.id }, "job failed");
+    });
     worker.on("error", (err) => logger.error({ err }, "worker error"));
   }
 
@@ -64,7 +73,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
       again = true;
       return;
     }
-    draining = drainOutbox(webhooks)
+    draining = drainOutbox(webhooks, config.webhooks.retryDelaysMs)
       .then(() => undefined)
       .catch((err) => logger.error({ err }, "outbox drain failed"))
       .finally(() => {
@@ -80,7 +89,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
   const reconcile = async () => {
     try {
       drain();
-      const rescheduled = await reconcileOutbox(webhooks, config.webhooks.reconcileIntervalMs);
+      const rescheduled = await reconcileOutbox(webhooks, config.webhooks.reconcileIntervalMs, config.webhooks.retryDelaysMs);
       if (rescheduled) logger.warn({ rescheduled }, "re-scheduled webhook events whose queue entry was lost");
       await ensureSchedules();
     } catch (err) {

@@ -1,5 +1,5 @@
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
+import { Agent as HttpAgent, request as httpRequest } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { assertPublicLiteral, guardedLookup, RefusedDestinationError } from "./ssrf.js";
 
 export interface PostResult {
@@ -11,6 +11,16 @@ export interface PostResult {
 }
 
 const EXCERPT_BYTES = 512;
+
+/**
+ * Connections to receivers are kept open between deliveries. The SSRF check runs on the address a
+ * new connection dials (the request's `lookup`), so a kept connection was checked when it opened.
+ * Idle ones close before the 5 s that servers commonly keep them.
+ */
+const agents = {
+  "http:": new HttpAgent({ keepAlive: true, timeout: 4_000 }),
+  "https:": new HttpsAgent({ keepAlive: true, timeout: 4_000 }),
+};
 
 /**
  * POSTs a JSON body once. 2xx within the timeout is DELIVERED; any other answer, a timeout or a
@@ -43,6 +53,7 @@ export async function postJson(
       target,
       {
         method: "POST",
+        agent: agents[target.protocol as keyof typeof agents],
         headers: {
           "content-type": "application/json",
           "content-length": Buffer.byteLength(body),

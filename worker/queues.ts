@@ -10,10 +10,15 @@ export const jobs = {
 } as const;
 
 /** A queue with retention defaults: finished jobs are removed, failures kept briefly for inspection. */
-export function createQueue<T = unknown>(name: string, connection: ConnectionOptions, prefix: string): Queue<T> {
+export function createQueue<T = unknown>(
+  name: string,
+  connection: ConnectionOptions,
+  prefix: string,
+  retention: { removeOnFail?: true } = {},
+): Queue<T> {
   return new Queue<T>(name, {
     connection,
     prefix,
-    defaultJobOptions: { removeOnComplete: true, removeOnFail: { count: 1000 } },
+    defaultJobOptions: { removeOnComplete: true, removeOnFail: retention.removeOnFail ?? { count: 1000 } },
   });
 }

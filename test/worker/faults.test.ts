@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { Redis } from "ioredis";
+import { db } from "../../src/db.js";
 import { describe, expect, it } from "vitest";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { testEnv } from "../../vitest.config.js";
@@ -90,6 +91,12 @@ describe("webhook delivery under faults", () => {
       expect(event.state).toBe("DELIVERED");
       const jtis = await Promise.all(receiver.received.map(async (r) => (await verifyNotification(r.token)).jti));
       expect(new Set(jtis)).toEqual(new Set([event.id]));
+      // The attempt cut off by the kill was recorded before its POST: one attempt row per POST.
+      const attempts = await db.webhookAttempt.findMany({ where: { eventId: event.id }, orderBy: { number: "asc" } });
+      expect(attempts).toHaveLength(receiver.received.length);
+      expect(attempts[0]).toMatchObject({ number: 1, outcome: "IN_FLIGHT", durationMs: null });
+      expect(attempts.at(-1)).toMatchObject({ outcome: "DELIVERED" });
+      expect(event.attempts).toBe(attempts.length);
     });
     await receiver.close();
   }, 60_000);

@@ -1,9 +1,10 @@
-import { DelayedError, type Job } from "bullmq";
+import { UnrecoverableError, type Job } from "bullmq";
 import { notificationTransaction } from "../../src/domain/webhooks/events.js";
-import { claimWebhookEvent, recordWebhookAttempt } from "../../src/domain/webhooks/outbox.js";
 import type { Logger } from "../../src/logger.js";
 import type { WorkerConfig } from "../config.js";
-import { postJson } from "../http-post.js";
+import type { postJson } from "../http-post.js";
+import type { Outbox } from "../outbox.js";
+import { verdictOf } from "../retry-schedule.js";
 import { signNotification, type KeyStore } from "../signing.js";
 
 /**
@@ -16,52 +17,64 @@ export interface DeliveryJob {
   eventId: string;
 }
 
+/** A failed attempt with attempts left: BullMQ runs the job again after `delayMs` (see retryDelay). */
+export class RetryLater extends Error {
+  constructor(
+    readonly delayMs: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** BullMQ's backoff strategy for deliveries: the delay the outbox chose for the next attempt. */
+export const retryDelay = (_attemptsMade: number, _type: string | undefined, err: Error | undefined) =>
+  err instanceof RetryLater ? err.delayMs : -1;
+
 /**
- * One delivery attempt of one event. The job's id is the event's, and Postgres counts attempts:
- * after a failure the job waits in BullMQ's delayed set until the next attempt is due.
+ * One delivery attempt of one event. PostgreSQL counts the attempts and decides what comes next;
+ * BullMQ keeps the timer: a failure with attempts left is retried after the schedule's delay, a
+ * refused destination or the last failure ends the job (UnrecoverableError).
  */
 export async function deliverWebhook(
   job: Job<DeliveryJob>,
-  token: string | undefined,
-  deps: { config: WorkerConfig["webhooks"]; keys: KeyStore; logger: Logger },
+  deps: { config: WorkerConfig["webhooks"]; keys: KeyStore; outbox: Outbox; post: typeof postJson; logger: Logger },
 ) {
-  const { config, keys } = deps;
-  const now = new Date();
-  const event = await claimWebhookEvent(job.data.eventId, now, deliveryLeaseMs(config.timeoutMs));
-  if (!event) return "not due or held elsewhere";
+  const { config, keys, outbox } = deps;
+  const attempt = await outbox.start(job.data.eventId);
+  if (!attempt) return "no longer pending";
   // requestId is the API call that completed the transaction, so one id follows the event end to end.
-  const logger = deps.logger.child({
-    eventId: event.id,
-    requestId: event.correlationId,
-    attempt: event.attempts + 1,
-    url: event.url,
-  });
+  const logger = deps.logger.child({ eventId: attempt.id, requestId: attempt.correlationId, attempt: attempt.attempts });
 
-  const transaction = notificationTransaction.safeParse(event.payload);
+  const transaction = notificationTransaction.safeParse(attempt.payload);
   const jwt = transaction.success
-    ? await signNotification(await keys.current(), { issuer: config.issuer, jti: event.id, transaction: transaction.data })
+    ? await signNotification(await keys.current(), { issuer: config.issuer, jti: attempt.id, transaction: transaction.data })
     : null;
   const result = jwt
-    ? await postJson(event.url, JSON.stringify({ token: jwt }), {
+    ? await deps.post(attempt.url, JSON.stringify({ token: jwt }), {
         timeoutMs: config.timeoutMs,
         allowPrivateNetworks: config.allowPrivateNetworks,
       })
     : { outcome: "REFUSED" as const, error: "the stored payload is not a notification transaction", durationMs: 0 };
 
-  const updated = await recordWebhookAttempt(event, { ...result, startedAt: now }, config.retryDelaysMs);
+  const verdict = verdictOf(attempt.attempts, attempt.attemptLimit, result, new Date(), config.retryDelaysMs);
+  await outbox.finish(attempt, result, verdict);
   const fields = {
+    url: attempt.url,
     outcome: result.outcome,
     statusCode: result.statusCode,
     error: result.error,
     durationMs: result.durationMs,
-    state: updated.state,
   };
-  if (updated.state === "PENDING") {
-    logger.info({ ...fields, nextAttemptAt: updated.nextAttemptAt }, "webhook attempt failed; will retry");
-    await job.moveToDelayed(updated.nextAttemptAt.getTime(), token);
-    throw new DelayedError();
+  switch (verdict.state) {
+    case "DELIVERED":
+      logger.info(fields, "webhook delivered");
+      return verdict.state;
+    case "PENDING":
+      logger.info({ ...fields, nextAttemptAt: verdict.nextAttemptAt }, "webhook attempt failed; will retry");
+      throw new RetryLater(Math.max(0, verdict.nextAttemptAt!.getTime() - Date.now()), `attempt ${attempt.attempts} failed`);
+    default:
+      logger.warn(fields, verdict.state === "EXHAUSTED" ? "webhook exhausted its attempts" : "webhook refused");
+      throw new UnrecoverableError(`webhook ${verdict.state.toLowerCase()}`);
   }
-  if (updated.state === "DELIVERED") logger.info(fields, "webhook delivered");
-  else logger.warn(fields, updated.state === "EXHAUSTED" ? "webhook exhausted its attempts" : "webhook refused");
-  return updated.state;
 }

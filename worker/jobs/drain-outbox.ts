@@ -1,72 +1,65 @@
 import type { Queue } from "bullmq";
-import { drainWebhookEvents, overdueWebhookEvents } from "../../src/domain/webhooks/outbox.js";
+import { overdueEvents, takeUndrainedEvents, type DrainedEvent } from "../outbox.js";
 import type { DeliveryJob } from "./deliver-webhook.js";
 
 export const DELIVER_JOB = "deliver-webhook";
 
 /**
- * Schedules a delivery job per event, with the event id as job id. A job already waiting for the
- * event is moved to the event's due time (a redelivery asks for "now"); a finished or lost one is
- * replaced.
+ * The id of the job that holds an event's current run of attempts. A redelivery gives the event a
+ * new attempt limit, and so a new job; anything else finds the job already there.
  */
-export async function scheduleDeliveries(
-  queue: Queue<DeliveryJob>,
-  events: { id: string; nextAttemptAt: Date }[],
-): Promise<number> {
-  const now = Date.now();
-  let added = 0;
-  for (const event of events) {
-    const delay = Math.max(0, event.nextAttemptAt.getTime() - now);
-    const existing = await queue.getJob(event.id);
-    const state = existing ? await existing.getState() : "missing";
-    if (state === "delayed") {
-      await existing!.changeDelay(delay);
-      continue;
-    }
-    if (state === "waiting" || state === "active" || state === "prioritized" || state === "waiting-children") continue;
-    // A finished job under the same id blocks a new one. A failure here fails this reconcile (logged); the next retries.
-    if (existing) await existing.remove();
-    await queue.add(DELIVER_JOB, { eventId: event.id }, { jobId: event.id, delay });
-    added += 1;
-  }
-  return added;
+const jobIdOf = (event: DrainedEvent, retryDelaysMs: readonly number[]) =>
+  `${event.id}.${event.attemptLimit ?? retryDelaysMs.length + 1}`;
+
+/** The event's delivery job: as many attempts as it has left, the delays of the schedule between them. */
+function deliveryJob(event: DrainedEvent, retryDelaysMs: readonly number[], now: number) {
+  const limit = event.attemptLimit ?? retryDelaysMs.length + 1;
+  return {
+    name: DELIVER_JOB,
+    data: { eventId: event.id },
+    opts: {
+      jobId: jobIdOf(event, retryDelaysMs),
+      attempts: Math.max(1, limit - event.attempts),
+      backoff: { type: "schedule" },
+      delay: Math.max(0, event.nextAttemptAt.getTime() - now),
+    },
+  };
 }
 
 /**
- * First attempts go to the queue in one bulk add (an id already queued is ignored); events with
- * attempts behind them (a redelivery) may have a waiting job to move, so they go one by one.
+ * Gives events their jobs in one bulk add (an id already queued is left as it is). An event with
+ * attempts behind it (a redelivery, or one whose timer was lost) may have a job waiting for a
+ * later time: that job is brought forward when the event is due now.
  */
-async function handOver(queue: Queue<DeliveryJob>, events: { id: string; nextAttemptAt: Date; attempts: number }[]) {
+async function handOver(queue: Queue<DeliveryJob>, events: DrainedEvent[], retryDelaysMs: readonly number[]) {
   const now = Date.now();
-  const fresh = events.filter((event) => event.attempts === 0);
-  await queue.addBulk(
-    fresh.map((event) => ({
-      name: DELIVER_JOB,
-      data: { eventId: event.id },
-      opts: { jobId: event.id, delay: Math.max(0, event.nextAttemptAt.getTime() - now) },
-    })),
-  );
-  await scheduleDeliveries(
-    queue,
-    events.filter((event) => event.attempts > 0),
-  );
+  await queue.addBulk(events.map((event) => deliveryJob(event, retryDelaysMs, now)));
+  for (const event of events) {
+    if (event.attempts === 0 || event.nextAttemptAt.getTime() > now) continue;
+    const job = await queue.getJob(jobIdOf(event, retryDelaysMs));
+    if (job && (await job.isDelayed())) await job.promote();
+  }
 }
 
-/** Hands every undrained pending event to the queue. Safe with several workers (SKIP LOCKED). */
-export async function drainOutbox(queue: Queue<DeliveryJob>, batch = 200): Promise<number> {
+/** Hands every pending event that no queue holds yet to the queue. Safe with several workers (SKIP LOCKED). */
+export async function drainOutbox(queue: Queue<DeliveryJob>, retryDelaysMs: readonly number[], batch = 500): Promise<number> {
   let total = 0;
   for (;;) {
-    const drained = await drainWebhookEvents(batch, (events) => handOver(queue, events));
-    total += drained;
-    if (drained < batch) return total;
+    const events = await takeUndrainedEvents(batch);
+    if (events.length > 0) await handOver(queue, events, retryDelaysMs);
+    total += events.length;
+    if (events.length < batch) return total;
   }
 }
 
 /**
- * Re-schedules pending events that are overdue with no worker holding them and no job waiting:
- * their job was lost. Returns how many jobs it had to add again.
+ * Gives a job again to pending events that are overdue with no worker holding them: their job was
+ * lost (Redis flushed, a hand-over that failed). Returns how many had no job.
  */
-export async function reconcileOutbox(queue: Queue<DeliveryJob>, graceMs: number): Promise<number> {
-  const overdue = await overdueWebhookEvents(new Date(), graceMs, 500);
-  return scheduleDeliveries(queue, overdue);
+export async function reconcileOutbox(queue: Queue<DeliveryJob>, graceMs: number, retryDelaysMs: readonly number[]) {
+  const overdue = await overdueEvents(new Date(), graceMs, 500);
+  const lost: DrainedEvent[] = [];
+  for (const event of overdue) if (!(await queue.getJob(jobIdOf(event, retryDelaysMs)))) lost.push(event);
+  await handOver(queue, overdue, retryDelaysMs);
+  return lost.length;
 }

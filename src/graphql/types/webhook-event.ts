@@ -15,6 +15,7 @@ const WebhookEventStateEnum = builder.enumType("WebhookEventState", {
 const WebhookAttemptOutcomeEnum = builder.enumType("WebhookAttemptOutcome", {
   description: "What one delivery attempt came to.",
   values: {
+    IN_FLIGHT: { description: "Under way, or cut off when its worker stopped mid-delivery (a later attempt follows)." },
     DELIVERED: { description: "Answered 2xx in time." },
     FAILED: { description: "Another status, a timeout or a network error." },
     REFUSED: { description: "The destination is not allowed." },
@@ -26,7 +27,10 @@ builder.prismaObject("WebhookAttempt", {
   fields: (t) => ({
     number: t.exposeInt("number", { description: "1 for the first attempt." }),
     startedAt: t.expose("startedAt", { type: "DateTime", description: "When the attempt started." }),
-    durationMs: t.exposeInt("durationMs", { description: "How long it took, in milliseconds." }),
+    durationMs: t.exposeInt("durationMs", {
+      nullable: true,
+      description: "How long it took, in milliseconds; null while in flight.",
+    }),
     outcome: t.field({ type: WebhookAttemptOutcomeEnum, description: "What it came to.", resolve: (a) => a.outcome }),
     statusCode: t.exposeInt("statusCode", { nullable: true, description: "The webhook's HTTP status, if it answered." }),
     error: t.exposeString("error", { nullable: true, description: "Why it failed." }),

@@ -1,0 +1,91 @@
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { createInterface } from "node:readline";
+import { describe, expect, it } from "vitest";
+import { db, pool } from "../../src/db.js";
+import { payRequest } from "../../src/domain/requests/pay.js";
+import { buildRequest, payer } from "../factories.js";
+import { startReceiver, until, verifyNotification } from "./harness.js";
+
+/** A worker process on this file's database and the given queue prefix, counting the deliveries it logs. */
+function startWorkerProcess(prefix: string) {
+  const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
+    env: {
+      ...process.env,
+      QUEUE_PREFIX: prefix,
+      LOG_LEVEL: "info",
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+      WEBHOOK_ISSUER: "payreq-test",
+      WEBHOOK_RECONCILE_INTERVAL: "1s",
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const seen = { ready: false, delivered: 0 };
+  createInterface({ input: child.stdout! }).on("line", (line) => {
+    const { msg } = JSON.parse(line) as { msg?: string };
+    if (msg === "worker ready") seen.ready = true;
+    if (msg === "webhook delivered") seen.delivered += 1;
+  });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  return { seen, stop: () => (child.kill("SIGTERM"), exited) };
+}
+
+describe("two worker processes on one database and Redis", () => {
+  it("share a burst of 500 notifications: each delivered once, every attempt recorded", async () => {
+    const receiver = await startReceiver();
+    const prefix = `test-${randomUUID()}`;
+    const workers = [startWorkerProcess(prefix), startWorkerProcess(prefix)];
+    try {
+      await until(
+        () => workers.every((w) => w.seen.ready),
+        (ready) => ready,
+        20_000,
+      );
+      // One real purchase, then 500 refunds of it whose events are written at once, as a busy
+      // API would leave them: every event its own transaction and jti.
+      const { request } = await buildRequest({ notifyUrl: receiver.url });
+      const purchase = (await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" }))
+        .transactions[0]!;
+      await pool.query(
+        `WITH refunds AS (
+           INSERT INTO "transaction" (id, type, request_id, merchant_id, ledger_id, amount, auth_code, response_code,
+                                      payment_type, settlement_date, purchase_id, external_reference, updated_at)
+           SELECT gen_random_uuid(), 'REFUND', request_id, merchant_id, ledger_id, 1, 'X', '00', 'test', now(), id,
+                  'scale-' || n, now()
+           FROM "transaction", generate_series(1, 500) AS n WHERE id = $1
+           RETURNING id, request_id, merchant_id)
+         INSERT INTO webhook_event (id, merchant_id, request_id, transaction_id, url, payload, updated_at)
+         SELECT gen_random_uuid(), r.merchant_id, r.request_id, r.id, e.url, e.payload, now()
+         FROM refunds r, webhook_event e WHERE e.transaction_id = $1`,
+        [purchase.id],
+      );
+      await pool.query("SELECT pg_notify('webhook_events', 'burst')");
+
+      const where = { requestId: request.id };
+      await until(
+        () => db.webhookEvent.count({ where: { ...where, state: "DELIVERED" } }),
+        (delivered) => delivered === 501,
+        60_000,
+      );
+      const events = await db.webhookEvent.findMany({ where, include: { deliveryAttempts: true } });
+      expect(events).toHaveLength(501);
+      for (const event of events) {
+        expect(event.attempts).toBe(1);
+        expect(event.deliveryAttempts).toMatchObject([{ number: 1, outcome: "DELIVERED", statusCode: 200 }]);
+      }
+      // The receiver got each notification exactly once, signed, with its event's id as jti.
+      const jtis = await Promise.all(receiver.received.map(async (r) => (await verifyNotification(r.token)).jti));
+      expect(jtis).toHaveLength(501);
+      expect(new Set(jtis)).toEqual(new Set(events.map((e) => e.id)));
+      // Both processes took a share.
+      await until(
+        () => workers.map((w) => w.seen.delivered),
+        (counts) => counts[0]! + counts[1]! === 501,
+      );
+      for (const worker of workers) expect(worker.seen.delivered).toBeGreaterThan(0);
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()));
+      await receiver.close();
+    }
+  }, 90_000);
+});
