@@ -1,6 +1,6 @@
 import { UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import { db } from "../src/db.js";
+import { db, isDatabaseUnavailable } from "../src/db.js";
 import type { Logger } from "../src/logger.js";
 import type { WorkerConfig } from "./config.js";
 import { deliverWebhook, deliveryLeaseMs, retryDelay, RetryLater, type DeliveryJob } from "./jobs/deliver-webhook.js";
@@ -10,6 +10,7 @@ import { listenForOutbox } from "./outbox-listener.js";
 import { createQueue, jobs, MAINTENANCE_QUEUE, WEBHOOK_QUEUE } from "./queues.js";
 import { postJson } from "./http-post.js";
 import { openOutbox } from "./outbox.js";
+import { outageReporter, type OutageReporter } from "./outage.js";
 import { openKeyStore } from "./signing.js";
 import { publishRequestChanges } from "../src/pubsub/request-changes.js";
 
@@ -20,9 +21,12 @@ import { publishRequestChanges } from "../src/pubsub/request-changes.js";
  */
 export async function startWorker(config: WorkerConfig, logger: Logger) {
   // BullMQ needs maxRetriesPerRequest: null so blocking commands survive Redis reconnects.
+  const redisOutage = outageReporter("Redis", logger);
+  const databaseOutage = outageReporter("PostgreSQL", logger);
   const connection = new Redis(config.redis.url, { maxRetriesPerRequest: null });
-  connection.on("error", (err) => logger.error({ err }, "redis connection error"));
-  await db.$queryRaw`SELECT 1`;
+  connection.on("error", redisOutage.failed);
+  connection.on("ready", redisOutage.recovered);
+  await untilReachable(() => db.$queryRaw`SELECT 1`, databaseOutage);
   const keys = await openKeyStore(config.webhooks, logger);
   // The expiry sweep announces expiries to the API processes' subscribers.
   const stopPublishing = publishRequestChanges(connection, logger);
@@ -30,6 +34,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
   const maintenance = createQueue(MAINTENANCE_QUEUE, connection, config.queues.prefix);
   // A delivery job that ends is gone: PostgreSQL keeps every attempt, and the reconcile may need its id again.
   const webhooks = createQueue<DeliveryJob>(WEBHOOK_QUEUE, connection, config.queues.prefix, { removeOnFail: true });
+  for (const queue of [maintenance, webhooks]) queue.on("error", redisOutage.failed);
   const outbox = openOutbox(deliveryLeaseMs(config.webhooks.timeoutMs));
   const ensureSchedules = () =>
     maintenance.upsertJobScheduler(jobs.expireRequests, { every: config.expiry.sweepIntervalMs }, { name: jobs.expireRequests });
@@ -62,7 +67,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
       if (err instanceof RetryLater || err instanceof UnrecoverableError) return;
       logger.error({ err, job: job?.name, jobId: job?.id }, "job failed");
     });
-    worker.on("error", (err) => logger.error({ err }, "worker error"));
+    worker.on("error", (err) => (isConnectionError(err) ? redisOutage.failed(err) : logger.error({ err }, "worker error")));
   }
 
   // Drain on every NOTIFY, coalescing bursts: one drain runs at a time and reruns if asked meanwhile.
@@ -75,7 +80,12 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
     }
     draining = drainOutbox(webhooks, config.webhooks.retryDelaysMs)
       .then(() => undefined)
-      .catch((err) => logger.error({ err }, "outbox drain failed"))
+      .then(databaseOutage.recovered)
+      .catch((err) => {
+        if (isDatabaseUnavailable(err)) databaseOutage.failed(err);
+        else if (isConnectionError(err)) redisOutage.failed(err);
+        else logger.error({ err }, "outbox drain failed");
+      })
       .finally(() => {
         draining = null;
         if (again) {
@@ -84,7 +94,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
         }
       });
   };
-  const listener = listenForOutbox(config.db.url, drain, logger);
+  const listener = listenForOutbox(config.db.url, drain, databaseOutage);
 
   const reconcile = async () => {
     try {
@@ -93,7 +103,9 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
       if (rescheduled) logger.warn({ rescheduled }, "re-scheduled webhook events whose queue entry was lost");
       await ensureSchedules();
     } catch (err) {
-      logger.error({ err }, "outbox reconcile failed");
+      if (isDatabaseUnavailable(err)) databaseOutage.failed(err);
+      else if (isConnectionError(err)) redisOutage.failed(err);
+      else logger.error({ err }, "outbox reconcile failed");
     }
   };
   const reconciler = setInterval(() => void reconcile(), config.webhooks.reconcileIntervalMs);
@@ -114,4 +126,28 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
       await connection.quit().catch(() => connection.disconnect());
     },
   };
+}
+
+/** Errors of a Redis connection that is down or being re-made (BullMQ and ioredis raise them while they retry). */
+function isConnectionError(err: unknown): boolean {
+  const { code, message } = err as { code?: string; message?: string };
+  return (
+    ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH"].includes(code ?? "") ||
+    /Connection is closed|connect E|Stream isn't writeable/i.test(message ?? "")
+  );
+}
+
+/** Runs `probe` until it succeeds, reporting the outage meanwhile: a worker waits for its database, it does not crash. */
+async function untilReachable(probe: () => Promise<unknown>, outage: OutageReporter) {
+  for (let delay = 500; ; delay = Math.min(delay * 2, 10_000)) {
+    try {
+      await probe();
+      outage.recovered();
+      return;
+    } catch (err) {
+      if (!isDatabaseUnavailable(err)) throw err;
+      outage.failed(err);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
 }

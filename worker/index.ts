@@ -3,18 +3,34 @@ import { startWorker } from "./app.js";
 import { workerConfig } from "./config.js";
 import { logger } from "./logger.js";
 
-openDatabase(workerConfig.db, logger);
-const worker = await startWorker(workerConfig, logger.child({ component: "worker" }));
-
+let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
 let stopping = false;
-async function shutdown(signal: string) {
+/** Stops taking jobs, lets deliveries in flight finish, and exits; a shutdown that hangs is cut short. */
+async function shutdown(reason: string, code = 0) {
   if (stopping) return;
   stopping = true;
-  logger.info({ signal }, "worker shutting down");
-  await worker.close();
+  logger.info({ reason }, "worker shutting down");
+  setTimeout(() => {
+    logger.error({ timeoutMs: workerConfig.shutdownTimeoutMs }, "worker shutdown timed out; exiting");
+    process.exit(1);
+  }, workerConfig.shutdownTimeoutMs + 5_000).unref();
+  await worker?.close();
   await closeDatabase();
   logger.info("worker stopped");
-  process.exit(0);
+  process.exit(code);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
+// A bug that escapes every handler leaves the process in an unknown state: log it, stop cleanly
+// (jobs in flight finish or are retried elsewhere), exit non-zero for the supervisor to restart it.
+process.on("unhandledRejection", (err) => {
+  logger.fatal({ err }, "unhandled rejection");
+  void shutdown("unhandledRejection", 1);
+});
+process.on("uncaughtException", (err) => {
+  logger.fatal({ err }, "uncaught exception");
+  void shutdown("uncaughtException", 1);
+});
+
+openDatabase(workerConfig.db, logger);
+worker = await startWorker(workerConfig, logger.child({ component: "worker" }));

@@ -1,18 +1,18 @@
 import pg from "pg";
 import { WEBHOOK_CHANNEL } from "../src/domain/webhooks/outbox.js";
-import type { Logger } from "../src/logger.js";
+import type { OutageReporter } from "./outage.js";
 
 /**
  * LISTENs for new outbox rows so delivery starts as soon as the paying transaction commits.
  * Reconnects after a lost connection; the periodic drain covers anything announced meanwhile.
  */
-export function listenForOutbox(url: string, onEvent: () => void, logger: Logger) {
+export function listenForOutbox(url: string, onEvent: () => void, outage: OutageReporter) {
   let client: pg.Client | null = null;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
 
-  const closeQuietly = (c: pg.Client) =>
-    c.end().catch((err: unknown) => logger.debug({ err }, "outbox listener: closing a broken connection failed"));
+  // A broken connection may fail to close as well; there is nothing more to do with it.
+  const closeQuietly = (c: pg.Client) => c.end().catch(() => undefined);
   const reconnectSoon = () => {
     if (!stopped) retry = setTimeout(() => void connect(), 1000);
   };
@@ -21,7 +21,7 @@ export function listenForOutbox(url: string, onEvent: () => void, logger: Logger
     const next = new pg.Client({ connectionString: url });
     next.on("notification", onEvent);
     next.on("error", (err) => {
-      logger.warn({ err }, "outbox listener lost its connection; reconnecting");
+      outage.failed(err);
       void closeQuietly(next);
       reconnectSoon();
     });
@@ -29,9 +29,10 @@ export function listenForOutbox(url: string, onEvent: () => void, logger: Logger
       await next.connect();
       await next.query(`LISTEN ${WEBHOOK_CHANNEL}`);
       client = next;
+      outage.recovered();
       onEvent();
     } catch (err) {
-      logger.warn({ err }, "outbox listener could not connect; retrying");
+      outage.failed(err);
       await closeQuietly(next);
       reconnectSoon();
     }

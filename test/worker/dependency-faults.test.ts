@@ -1,4 +1,7 @@
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { createServer, connect, type Server, type Socket } from "node:net";
+import { createInterface } from "node:readline";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
@@ -112,5 +115,52 @@ describe("database outage", () => {
       await db.paymentRequest.findMany({ where: { merchantId: merchant.merchantId }, select: { amount: true } })
     ).map((r) => r.amount);
     expect(amounts.sort()).toEqual([1n, 3n, 5n]);
+  }, 60_000);
+});
+
+describe("a worker started while Redis is down", () => {
+  it("says once that Redis is unreachable, waits, and says when it is back and ready", async () => {
+    const cutRedis = startProxy(6379);
+    const redisUrl = new URL(testEnv.REDIS_URL);
+    redisUrl.port = String(await cutRedis.listen());
+    cutRedis.cut();
+    const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
+      env: { ...process.env, REDIS_URL: redisUrl.toString(), QUEUE_PREFIX: `test-${randomUUID()}`, LOG_LEVEL: "info" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const lines: { level: number; msg: string }[] = [];
+    let stderr = "";
+    createInterface({ input: child.stdout! }).on("line", (line) => lines.push(JSON.parse(line)));
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk));
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      await until(
+        () => lines.map((l) => l.msg),
+        (msgs) => msgs.includes("Redis is unreachable; retrying with backoff"),
+        20_000,
+      );
+      // Its clients keep retrying for a while; the outage stays one line, with no stack traces.
+      const before = Date.now();
+      await until(
+        () => Date.now() - before,
+        (waited) => waited >= 2_000,
+      );
+      expect(lines.filter((l) => l.msg.includes("Redis"))).toHaveLength(1);
+      expect(lines.some((l) => l.msg === "worker ready")).toBe(false);
+      expect(stderr).toBe("");
+
+      cutRedis.restore();
+      const msgs = await until(
+        () => lines.map((l) => l.msg),
+        (all) => all.includes("worker ready"),
+        20_000,
+      );
+      expect(msgs).toContain("Redis is reachable again");
+      expect(lines.filter((l) => l.level >= 50)).toHaveLength(1);
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+      await cutRedis.close();
+    }
   }, 60_000);
 });
