@@ -18,7 +18,7 @@ const DURATION = quick ? 3 : 10;
 const WARMUP = quick ? 1 : 3;
 const CONNECTIONS = quick ? [1, 16] : [1, 16, 64];
 const SCALE = quick ? [10_000, 100_000] : [10_000, 1_000_000];
-const DELIVERIES = quick ? 1000 : 5000;
+const DELIVERIES = quick ? 3000 : 10000;
 const DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/payreq_bench";
 const API = "http://127.0.0.1:4400";
 const BASELINE = "http://127.0.0.1:4401";
@@ -443,8 +443,8 @@ const targets = [
   ["GraphQL create ≥ 80% of REST (16 connections)", ratio(summary["graphql.create"]![16]!, summary["rest.create"]![16]!), 0.8],
   ["GraphQL info ≥ 80% of REST (16 connections)", ratio(summary["graphql.info"]![16]!, summary["rest.info"]![16]!), 0.8],
   ["GraphQL create→pay ≥ 80% of REST (16 connections)", ratio(summary["graphql.pay"]![16]!, summary["rest.pay"]![16]!), 0.8],
-  ["≥ 1000 notifications per second", deliveriesPerSecond, 1000],
-  ["pay → notification p99 < 100 ms when idle", webhookLatency.p99, 100, "below"],
+  ["≥ 2000 notifications per second", deliveriesPerSecond, 2000],
+  ["pay → notification p99 < 50 ms when idle", webhookLatency.p99, 50, "below"],
   [
     `info p99 at ${large.toLocaleString("en")} rows ≤ 1.5 × at ${small.toLocaleString("en")}`,
     ratio(scale[large]!, Math.max(scale[small]!, 1)),

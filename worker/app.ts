@@ -3,13 +3,20 @@ import { Redis } from "ioredis";
 import { db, isDatabaseUnavailable } from "../src/db.js";
 import type { Logger } from "../src/logger.js";
 import type { WorkerConfig } from "./config.js";
-import { deliverWebhook, deliveryLeaseMs, retryDelay, RetryLater, type DeliveryJob } from "./jobs/deliver-webhook.js";
-import { drainOutbox, reconcileOutbox } from "./jobs/drain-outbox.js";
+import {
+  deliverFirstAttempts,
+  deliverWebhook,
+  deliveryLeaseMs,
+  retryDelay,
+  RetryLater,
+  type DeliveryJob,
+} from "./jobs/deliver-webhook.js";
+import { deliveryJob, drainOutbox, reconcileOutbox } from "./jobs/drain-outbox.js";
 import { runExpiryJob } from "./jobs/expire-requests.js";
 import { listenForOutbox } from "./outbox-listener.js";
 import { createQueue, jobs, MAINTENANCE_QUEUE, WEBHOOK_QUEUE } from "./queues.js";
 import { postJson } from "./http-post.js";
-import { openOutbox } from "./outbox.js";
+import { openOutbox, type DrainedEvent } from "./outbox.js";
 import { outageReporter, type OutageReporter } from "./outage.js";
 import { openKeyStore } from "./signing.js";
 import { publishRequestChanges } from "../src/pubsub/request-changes.js";
@@ -50,10 +57,19 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
   );
   const deliveryWorker = new Worker<DeliveryJob>(
     WEBHOOK_QUEUE,
-    (job) => deliverWebhook(job, { config: config.webhooks, keys, outbox, post: postJson, logger }),
+    (job) => {
+      const deps = { config: config.webhooks, keys, outbox, post: postJson, logger };
+      if ("eventIds" in job.data) {
+        const retryLater = (events: DrainedEvent[]) =>
+          webhooks.addBulk(events.map((event) => deliveryJob(event, config.webhooks.retryDelaysMs, Date.now())));
+        return deliverFirstAttempts(job.data.eventIds, { ...deps, retryLater });
+      }
+      return deliverWebhook(job.data.eventId, deps);
+    },
     {
       connection,
       prefix: config.queues.prefix,
+      // Jobs in flight: one delivery each, or the first attempts of up to FIRST_ATTEMPTS_BATCH new events.
       concurrency: config.webhooks.concurrency,
       // A job whose worker died is noticed as stalled after about one lease, not BullMQ's default 30 s.
       lockDuration: deliveryLeaseMs(config.webhooks.timeoutMs),

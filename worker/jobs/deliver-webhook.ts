@@ -1,9 +1,10 @@
-import { UnrecoverableError, type Job } from "bullmq";
+import { UnrecoverableError } from "bullmq";
 import { notificationTransaction } from "../../src/domain/webhooks/events.js";
 import type { Logger } from "../../src/logger.js";
 import type { WorkerConfig } from "../config.js";
 import type { postJson } from "../http-post.js";
-import type { Outbox } from "../outbox.js";
+import type { WebhookEventState } from "../../src/generated/prisma/client.js";
+import type { DrainedEvent, Outbox } from "../outbox.js";
 import { verdictOf } from "../retry-schedule.js";
 import { signNotification, type KeyStore } from "../signing.js";
 
@@ -13,9 +14,8 @@ import { signNotification, type KeyStore } from "../signing.js";
  */
 export const deliveryLeaseMs = (timeoutMs: number) => timeoutMs + 5_000;
 
-export interface DeliveryJob {
-  eventId: string;
-}
+/** A job of the webhook queue: the first attempts of a batch of new events, or the next attempt of one. */
+export type DeliveryJob = { eventIds: string[] } | { eventId: string };
 
 /** A failed attempt with attempts left: BullMQ runs the job again after `delayMs` (see retryDelay). */
 export class RetryLater extends Error {
@@ -31,50 +31,74 @@ export class RetryLater extends Error {
 export const retryDelay = (_attemptsMade: number, _type: string | undefined, err: Error | undefined) =>
   err instanceof RetryLater ? err.delayMs : -1;
 
-/**
- * One delivery attempt of one event. PostgreSQL counts the attempts and decides what comes next;
- * BullMQ keeps the timer: a failure with attempts left is retried after the schedule's delay, a
- * refused destination or the last failure ends the job (UnrecoverableError).
- */
-export async function deliverWebhook(
-  job: Job<DeliveryJob>,
-  deps: { config: WorkerConfig["webhooks"]; keys: KeyStore; outbox: Outbox; post: typeof postJson; logger: Logger },
-) {
-  const { config, keys, outbox } = deps;
-  const attempt = await outbox.start(job.data.eventId);
-  if (!attempt) return "no longer pending";
-  // requestId is the API call that completed the transaction, so one id follows the event end to end.
-  const logger = deps.logger.child({ eventId: attempt.id, requestId: attempt.correlationId, attempt: attempt.attempts });
+type Deps = { config: WorkerConfig["webhooks"]; keys: KeyStore; outbox: Outbox; post: typeof postJson; logger: Logger };
 
-  const transaction = notificationTransaction.safeParse(attempt.payload);
+/** What one attempt came to; `retry` when the event has attempts left (its next one due then). */
+type Attempted =
+  { state: "SKIPPED" } | { state: Exclude<WebhookEventState, "PENDING"> } | { state: "PENDING"; retry: DrainedEvent };
+
+/**
+ * One delivery attempt of one event: taken and recorded IN_FLIGHT, signed, POSTed, and its outcome
+ * recorded with the event's next state. PostgreSQL counts the attempts and decides what comes next.
+ */
+async function attempt(eventId: string, deps: Deps): Promise<Attempted> {
+  const { config, keys, outbox } = deps;
+  const started = await outbox.start(eventId);
+  if (!started) return { state: "SKIPPED" };
+  const transaction = notificationTransaction.safeParse(started.payload);
   const jwt = transaction.success
-    ? await signNotification(await keys.current(), { issuer: config.issuer, jti: attempt.id, transaction: transaction.data })
+    ? await signNotification(await keys.current(), { issuer: config.issuer, jti: started.id, transaction: transaction.data })
     : null;
   const result = jwt
-    ? await deps.post(attempt.url, JSON.stringify({ token: jwt }), {
+    ? await deps.post(started.url, JSON.stringify({ token: jwt }), {
         timeoutMs: config.timeoutMs,
         allowPrivateNetworks: config.allowPrivateNetworks,
       })
     : { outcome: "REFUSED" as const, error: "the stored payload is not a notification transaction", durationMs: 0 };
 
-  const verdict = verdictOf(attempt.attempts, attempt.attemptLimit, result, new Date(), config.retryDelaysMs);
-  await outbox.finish(attempt, result, verdict);
-  const fields = {
-    url: attempt.url,
-    outcome: result.outcome,
-    statusCode: result.statusCode,
-    error: result.error,
-    durationMs: result.durationMs,
-  };
-  switch (verdict.state) {
-    case "DELIVERED":
-      logger.info(fields, "webhook delivered");
-      return verdict.state;
-    case "PENDING":
-      logger.info({ ...fields, nextAttemptAt: verdict.nextAttemptAt }, "webhook attempt failed; will retry");
-      throw new RetryLater(Math.max(0, verdict.nextAttemptAt!.getTime() - Date.now()), `attempt ${attempt.attempts} failed`);
-    default:
-      logger.warn(fields, verdict.state === "EXHAUSTED" ? "webhook exhausted its attempts" : "webhook refused");
-      throw new UnrecoverableError(`webhook ${verdict.state.toLowerCase()}`);
+  const verdict = verdictOf(started.attempts, started.attemptLimit, result, new Date(), config.retryDelaysMs);
+  await outbox.finish(started, result, verdict);
+  // requestId is the API call that completed the transaction, so one id follows the event end to end.
+  const fields = { eventId: started.id, requestId: started.correlationId, attempt: started.attempts, url: started.url };
+  const outcome = { outcome: result.outcome, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs };
+  if (verdict.state === "DELIVERED") deps.logger.info({ ...fields, ...outcome }, "webhook delivered");
+  else if (verdict.state === "PENDING")
+    deps.logger.info({ ...fields, ...outcome, nextAttemptAt: verdict.nextAttemptAt }, "webhook attempt failed; will retry");
+  else
+    deps.logger.warn(
+      { ...fields, ...outcome },
+      verdict.state === "EXHAUSTED" ? "webhook exhausted its attempts" : "webhook refused",
+    );
+  if (verdict.state !== "PENDING") return { state: verdict.state };
+  const { id, attempts, attemptLimit } = started;
+  return { state: "PENDING", retry: { id, attempts, attemptLimit, nextAttemptAt: verdict.nextAttemptAt! } };
+}
+
+/**
+ * The first attempts of a batch of new events, at once (fewer queue round trips per notification).
+ * An event with attempts left gets a job of its own, retried by BullMQ on the schedule.
+ */
+export async function deliverFirstAttempts(
+  eventIds: string[],
+  deps: Deps & { retryLater: (events: DrainedEvent[]) => Promise<unknown> },
+) {
+  const outcomes = await Promise.all(eventIds.map((eventId) => attempt(eventId, deps)));
+  const retries = outcomes.flatMap((o) => (o.state === "PENDING" ? [o.retry] : []));
+  if (retries.length > 0) await deps.retryLater(retries);
+  return outcomes.map((o) => o.state);
+}
+
+/**
+ * The next attempt of one event. A failure with attempts left is retried by BullMQ after the
+ * schedule's delay; a refused destination or the last failure ends the job (UnrecoverableError).
+ */
+export async function deliverWebhook(eventId: string, deps: Deps) {
+  const outcome = await attempt(eventId, deps);
+  if (outcome.state === "PENDING") {
+    const delayMs = Math.max(0, outcome.retry.nextAttemptAt.getTime() - Date.now());
+    throw new RetryLater(delayMs, `attempt ${outcome.retry.attempts} failed`);
   }
+  if (outcome.state === "EXHAUSTED" || outcome.state === "REFUSED")
+    throw new UnrecoverableError(`webhook ${outcome.state.toLowerCase()}`);
+  return outcome.state;
 }

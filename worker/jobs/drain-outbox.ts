@@ -3,6 +3,10 @@ import { overdueEvents, takeUndrainedEvents, type DrainedEvent } from "../outbox
 import type { DeliveryJob } from "./deliver-webhook.js";
 
 export const DELIVER_JOB = "deliver-webhook";
+export const FIRST_ATTEMPTS_JOB = "first-attempts";
+
+/** New events per first-attempts job. */
+export const FIRST_ATTEMPTS_BATCH = 10;
 
 /**
  * The id of the job that holds an event's current run of attempts. A redelivery gives the event a
@@ -12,7 +16,7 @@ const jobIdOf = (event: DrainedEvent, retryDelaysMs: readonly number[]) =>
   `${event.id}.${event.attemptLimit ?? retryDelaysMs.length + 1}`;
 
 /** The event's delivery job: as many attempts as it has left, the delays of the schedule between them. */
-function deliveryJob(event: DrainedEvent, retryDelaysMs: readonly number[], now: number) {
+export function deliveryJob(event: DrainedEvent, retryDelaysMs: readonly number[], now: number) {
   const limit = event.attemptLimit ?? retryDelaysMs.length + 1;
   return {
     name: DELIVER_JOB,
@@ -27,14 +31,26 @@ function deliveryJob(event: DrainedEvent, retryDelaysMs: readonly number[], now:
 }
 
 /**
- * Gives events their jobs in one bulk add (an id already queued is left as it is). An event with
- * attempts behind it (a redelivery, or one whose timer was lost) may have a job waiting for a
+ * Gives events their jobs in one bulk add: new events in batches (each event's retries, if any,
+ * get a job of their own), others one job each (an id already queued is left as it is). An event
+ * with attempts behind it (a redelivery, or one whose timer was lost) may have a job waiting for a
  * later time: that job is brought forward when the event is due now.
  */
 async function handOver(queue: Queue<DeliveryJob>, events: DrainedEvent[], retryDelaysMs: readonly number[]) {
   const now = Date.now();
-  await queue.addBulk(events.map((event) => deliveryJob(event, retryDelaysMs, now)));
-  for (const event of events) {
+  const fresh = events.filter((event) => event.attempts === 0 && event.nextAttemptAt.getTime() <= now);
+  const others = events.filter((event) => !fresh.includes(event));
+  const batches = [];
+  for (let at = 0; at < fresh.length; at += FIRST_ATTEMPTS_BATCH) {
+    const batch = fresh.slice(at, at + FIRST_ATTEMPTS_BATCH);
+    batches.push({
+      name: FIRST_ATTEMPTS_JOB,
+      data: { eventIds: batch.map((e) => e.id) },
+      opts: { jobId: `first.${batch[0]!.id}` },
+    });
+  }
+  await queue.addBulk([...batches, ...others.map((event) => deliveryJob(event, retryDelaysMs, now))]);
+  for (const event of others) {
     if (event.attempts === 0 || event.nextAttemptAt.getTime() > now) continue;
     const job = await queue.getJob(jobIdOf(event, retryDelaysMs));
     if (job && (await job.isDelayed())) await job.promote();
