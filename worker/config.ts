@@ -24,8 +24,8 @@ const workerEnv = sharedEnv.extend(signingKeyEnv.shape).extend({
     .transform((v) => v === "true"),
   /** How often the worker looks for events whose queue entry was lost (Redis flushed, worker killed). */
   WEBHOOK_RECONCILE_INTERVAL: duration.default(30_000),
-  /** Deliveries in flight at once per worker process. */
-  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
+  /** Delivery jobs in flight at once per worker process: one delivery each, or the first attempts of up to ten new events. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(20),
 });
 
 const env = parseEnv(workerEnv);
