@@ -18,6 +18,8 @@ export const testEnv = {
   LOG_LEVEL: "silent",
   CORS_ORIGINS: "https://dashboard.example",
   RATE_LIMIT_PER_MINUTE: "100000",
+  // Spawned API processes each serve metrics on a free port.
+  METRICS_PORT: "0",
   WEBHOOK_SIGNING_KEY_DIR: `${tmpdir()}/payreq-test-signing-keys-${run}`,
 };
 

@@ -34,6 +34,7 @@ const env = {
   EXPIRY_SWEEP_INTERVAL: "1h",
   // The bench measures throughput, not the per-key limit: a 429 would be counted as an error below.
   RATE_LIMIT_PER_MINUTE: "1000000000",
+  METRICS_PORT: "0",
 };
 
 /** Per-connection state autocannon threads through a request sequence. */

@@ -17,6 +17,8 @@ const apiEnv = sharedEnv.extend({
         .map((o) => o.trim())
         .filter(Boolean),
     ),
+  /** Port of GET /metrics (Prometheus), apart from the public port; 0 picks a free one. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** Requests per minute per API key unless the key has its own limit (counted in Redis). */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(200),
   /** Serve GraphiQL to browsers at /graphql. Default: on except in production. */
@@ -30,6 +32,7 @@ const env = parseEnv(apiEnv);
 export const config = {
   env: env.NODE_ENV,
   server: { port: env.PORT, corsOrigins: env.CORS_ORIGINS },
+  metrics: { port: env.METRICS_PORT },
   graphql: {
     graphiql: env.GRAPHIQL ?? env.NODE_ENV !== "production",
     introspection: env.GRAPHQL_INTROSPECTION ?? env.NODE_ENV !== "production",

@@ -3,6 +3,7 @@ import { config } from "./config.js";
 import { closeDatabase, openDatabase } from "./db.js";
 import { redis } from "./redis.js";
 import { createApp } from "./http/app.js";
+import { createMetricsApp } from "./http/metrics.js";
 import { logger } from "./api-logger.js";
 
 openDatabase(config.db, logger);
@@ -13,6 +14,9 @@ const server = serve({ fetch: (request, env) => app.fetch(request, env), port: c
   logger.info({ port: info.port }, `API listening: GraphQL at http://localhost:${info.port}/graphql`);
 });
 const app = createApp();
+const metricsServer = serve({ fetch: createMetricsApp().fetch, port: config.metrics.port }, (info) => {
+  logger.info({ port: info.port }, `metrics at http://localhost:${info.port}/metrics`);
+});
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -21,6 +25,7 @@ async function shutdown(signal: string) {
   logger.info({ signal }, "API shutting down");
   const force = setTimeout(() => process.exit(1), 10_000).unref();
   server.close();
+  metricsServer.close();
   await app.dispose();
   await closeDatabase();
   redis.disconnect();

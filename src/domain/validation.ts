@@ -6,7 +6,19 @@ export const MAX_AMOUNT = BigInt(Number.MAX_SAFE_INTEGER);
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const id = z.string().trim().regex(UUID, "must be an identifier issued by this service");
+/** A UUID that names nothing this service issues: what an identifier of another format reads as. */
+const NOTHING = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * An identifier as given (1 to 128 characters). Only this service's UUIDs name anything; any other
+ * text is looked up as naming nothing, so it answers *_NOT_FOUND like an unknown UUID, never INVALID_*.
+ */
+export const id = z
+  .string()
+  .trim()
+  .min(1, "is required")
+  .max(128, "must be at most 128 characters")
+  .transform((value) => (UUID.test(value) ? value : NOTHING));
 
 /**
  * A positive amount of minimum units: a JSON integer or a string of decimal digits, up to 2^53-1.
@@ -27,13 +39,6 @@ export const wholeNumber = (min: number, max: number) =>
   z
     .union([z.number(), z.string().trim().regex(/^\d+$/).transform(Number)])
     .pipe(z.number().int().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`));
-
-/**
- * Refuses text holding U+0000: PostgreSQL cannot take it in a text parameter (error 22021), so it is
- * the parameter's own INVALID_* code, never a failed query.
- */
-export const withoutNul = <S extends z.ZodType<string>>(schema: S) =>
-  schema.refine((value) => !value.includes("\u0000"), { message: "must not contain U+0000" });
 
 /** Text of at most `max` characters. */
 export const text = (max: number) => z.string().trim().min(1).max(max, `must be at most ${max} characters`);
@@ -64,11 +69,15 @@ export function parseInput<S extends z.ZodObject>(
   codes: Partial<Record<keyof z.input<S> & string, ValidationCode>>,
   input: unknown,
 ): z.output<S> {
+  const codeOf = (field: string) => (codes as Record<string, ValidationCode | undefined>)[field] ?? "BAD_REQUEST";
+  // PostgreSQL cannot take U+0000 in text (error 22021): it is the parameter's own INVALID_* code.
+  const nul = fieldHoldingNul(input);
+  if (nul !== null) throw new ValidationError(codeOf(nul), `${nul} must not contain U+0000`);
   const parsed = schema.safeParse(input ?? {});
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const field = String(issue.path[0] ?? "");
-  const code = (codes as Record<string, ValidationCode | undefined>)[field] ?? "BAD_REQUEST";
+  const code = codeOf(field);
   const message = issue.code === "invalid_type" && issue.input === undefined ? "is required" : issue.message;
   throw new ValidationError(code, field ? `${field} ${message}` : message);
 }
@@ -76,3 +85,13 @@ export function parseInput<S extends z.ZodObject>(
 /** An optional parameter: absent, null or an empty string all mean "not given". */
 export const optional = <S extends z.ZodType>(schema: S) =>
   z.preprocess((value) => (value === "" || value === null ? undefined : value), schema.optional());
+
+/** The top-level field of an input whose text (at any depth) holds U+0000, if any. */
+function fieldHoldingNul(input: unknown): string | null {
+  if (typeof input !== "object" || input === null) return null;
+  const holdsNul = (value: unknown, depth: number): boolean =>
+    typeof value === "string"
+      ? value.includes("\u0000")
+      : depth < 8 && typeof value === "object" && value !== null && Object.values(value).some((v) => holdsNul(v, depth + 1));
+  return Object.entries(input).find(([key, value]) => key.includes("\u0000") || holdsNul(value, 0))?.[0] ?? null;
+}

@@ -8,10 +8,11 @@ builder.scalarType("Amount", {
   serialize: (value) => Number(value),
   // Passed through as given: the domain decides what is a valid amount (INVALID_AMOUNT).
   parseValue: (value) => value as number | string,
+  // An integer literal is passed on as its digits (exactly, however large); a float literal such as
+  // 300.0 or 1e3 is refused, never rounded.
   parseLiteral: (ast) => {
-    if (ast.kind === Kind.INT || ast.kind === Kind.FLOAT) return Number(ast.value);
-    if (ast.kind === Kind.STRING) return ast.value;
-    throw new GraphQLError("Amount must be a number or a string of digits");
+    if (ast.kind === Kind.INT || ast.kind === Kind.STRING) return ast.value;
+    throw new GraphQLError("Amount must be a whole number or a string of digits", { extensions: { code: "INVALID_AMOUNT" } });
   },
 });
 
@@ -20,7 +21,11 @@ builder.scalarType("DateTime", {
   serialize: (value) => (value instanceof Date ? value : new Date(value as string)).toISOString(),
   parseValue: (value) => {
     const date = new Date(String(value));
-    if (Number.isNaN(date.getTime())) throw new GraphQLError("DateTime must be an ISO 8601 string");
+    // Years 1 to 9999: what ISO 8601 writes without an expanded year, and what the database stores.
+    if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999)
+      throw new GraphQLError("DateTime must be an ISO 8601 string in the years 1 to 9999", {
+        extensions: { code: "BAD_USER_INPUT" },
+      });
     return date;
   },
 });

@@ -20,6 +20,7 @@ import { sharingTheDatabase } from "./database-share.js";
 import { MAX_ALIASES, useOperationBounds } from "./operation-bounds.js";
 import { useRateLimit } from "./rate-limit.js";
 import { schema } from "./schema.js";
+import { useStrictJsonNumbers } from "./strict-json.js";
 
 /**
  * The GraphQL endpoint. Query fields report a DomainError as a GraphQL error carrying its CODE in
@@ -71,6 +72,7 @@ export function createGraphQLHandler(changes: RequestChangeFeed, settings = conf
         },
       }),
       // Browsers can send "simple" cross-site requests without a preflight; those must carry this header.
+      useStrictJsonNumbers(),
       useCSRFPrevention({ requestHeaders: ["x-graphql-yoga-csrf", "x-api-key"] }),
       // Abusive queries are refused before execution.
       maxDepthPlugin({ n: 10, flattenFragments: true }),

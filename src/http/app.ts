@@ -11,7 +11,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { recordClientAddress, requestIdOf } from "../transport/request-context.js";
 import { createGraphQLHandler } from "../graphql/yoga.js";
 import { mountQrCodes } from "./qr.js";
-import { mountMetrics } from "./metrics.js";
+import { countCalls } from "./metrics.js";
 import { renderError } from "./middleware.js";
 import { mountRest } from "./rest/router.js";
 import { routes } from "./rest/routes.js";
@@ -23,7 +23,7 @@ export function createApp(settings: { graphql?: Partial<typeof config.graphql> }
   const yoga = createGraphQLHandler(feed, { ...config.graphql, ...settings.graphql });
   const app = new Hono();
   app.onError(renderError);
-  mountMetrics(app, new Set(Object.keys(routes)));
+  countCalls(app, new Set(Object.keys(routes)));
   // Every call gets a request id (the caller's X-Request-Id, or a new one) that its log lines, its
   // audit rows and the webhook it may cause all carry; the response echoes it.
   app.use("*", async (c, next) => {

@@ -1,11 +1,8 @@
-import type { Hono } from "hono";
+import { Hono } from "hono";
 import { httpLatency, httpRequests, metricsRegistry } from "../transport/metrics.js";
 
-/**
- * Counts every HTTP call by route (the dotted operation, `graphql`, `unknown` or `other`) and
- * serves the registry at GET /metrics. Serve it on an internal network only.
- */
-export function mountMetrics(app: Hono, knownOperations: Set<string>) {
+/** Counts every HTTP call by route (the dotted operation, `graphql`, `unknown` or `other`). */
+export function countCalls(app: Hono, knownOperations: Set<string>) {
   app.use("*", async (c, next) => {
     const started = performance.now();
     await next();
@@ -16,5 +13,14 @@ export function mountMetrics(app: Hono, knownOperations: Set<string>) {
     httpRequests.inc({ route, method: c.req.method, status: String(c.res.status) });
     httpLatency.observe({ route, method: c.req.method }, (performance.now() - started) / 1000);
   });
+}
+
+/**
+ * The metrics endpoint, GET /metrics, as an app of its own: src/server.ts serves it on
+ * METRICS_PORT, never on the public API port (payment counts and backlog are not for callers).
+ */
+export function createMetricsApp() {
+  const app = new Hono();
   app.get("/metrics", async (c) => c.body(await metricsRegistry.metrics(), 200, { "content-type": metricsRegistry.contentType }));
+  return app;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createMetricsApp } from "../../src/http/metrics.js";
 import { app, rest } from "../fixtures.js";
 import { buildMerchant } from "../factories.js";
 
@@ -22,7 +23,7 @@ describe("GET /metrics", () => {
         body: JSON.stringify({ query: `query Missing { paymentRequest(id: "${crypto.randomUUID()}") { id } }` }),
       }),
     );
-    const response = await app.fetch(new Request("http://test/metrics"));
+    const response = await createMetricsApp().fetch(new Request("http://test/metrics"));
     expect(response.headers.get("content-type")).toContain("text/plain");
     const text = await response.text();
     expect(text).toMatch(/payreq_http_requests_total\{route="requests.create",method="POST",status="200"\} [1-9]/);
@@ -32,6 +33,14 @@ describe("GET /metrics", () => {
     expect(text).toMatch(/payreq_webhook_backlog [1-9]/);
     expect(text).toMatch(/payreq_graphql_operations_total\{operationName="Missing",operationType="query"\} [1-9]/);
     expect(text).toMatch(/payreq_graphql_errors_total\{operationName="Missing",operationType="query",phase="execute"\} [1-9]/);
+  });
+});
+
+describe("the public API port", () => {
+  it("does not serve /metrics (it has a port of its own, METRICS_PORT)", async () => {
+    const response = await app.fetch(new Request("http://test/metrics"));
+    expect(response.status).toBe(404);
+    expect(await response.text()).not.toContain("payreq_");
   });
 });
 

@@ -3,7 +3,8 @@ import type { RequestStatus, TransactionType } from "../../generated/prisma/clie
 import { requireMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { ValidationError } from "../errors.js";
-import { UUID } from "../validation.js";
+import { z } from "zod";
+import { id, parseInput, UUID } from "../validation.js";
 
 /** What a list cursor holds before base64: Pothos's prefix for a cursor on a string column, then the row's id. */
 const CURSOR_PREFIX = "GPC:S:";
@@ -20,6 +21,14 @@ export function decodeListCursor(cursor: string): string {
   }
   return id;
 }
+
+/** The text of a request filter, checked before it reaches the database. */
+const requestFilterText = z.object({
+  clientId: id.nullish(),
+  externalReference: z.string().max(128).nullish(),
+  ledger: z.string().max(128).nullish(),
+});
+const transactionFilterText = z.object({ ledger: z.string().max(128).nullish() });
 
 /** `createdAt` within [createdFrom, createdTo), either end optional. */
 function createdBetween({ createdFrom, createdTo }: { createdFrom?: Date | null; createdTo?: Date | null }) {
@@ -53,8 +62,10 @@ function statusWhere(statuses: RequestStatus[], now: Date): Prisma.PaymentReques
  * The calling merchant's payment requests, newest first, filtered; `page` carries a connection's
  * cursor, take and skip (and a resolver's include) and is spread into the query.
  */
-export async function listRequests(ctx: DomainContext, filter: RequestFilter, page: object = {}) {
+export async function listRequests(ctx: DomainContext, given: RequestFilter, page: object = {}) {
   const { merchantId } = requireMerchant(ctx);
+  // A clientId of any format that names nothing matches nothing; text with U+0000 is refused.
+  const filter = { ...given, ...parseInput(requestFilterText, {}, { ...given, status: undefined }) };
   return db.paymentRequest.findMany({
     ...page,
     where: {
@@ -77,8 +88,9 @@ export interface TransactionFilter {
 }
 
 /** The calling merchant's transactions, newest first, filtered (see listRequests for `page`). */
-export async function listTransactions(ctx: DomainContext, filter: TransactionFilter, page: object = {}) {
+export async function listTransactions(ctx: DomainContext, given: TransactionFilter, page: object = {}) {
   const { merchantId } = requireMerchant(ctx);
+  const filter = { ...given, ...parseInput(transactionFilterText, {}, { ...given, type: undefined }) };
   return db.transaction.findMany({
     ...page,
     where: {

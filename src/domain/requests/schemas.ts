@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { amount, asset, httpUrl, id, ledgerId, optional, text, wholeNumber, withoutNul } from "../validation.js";
+import { amount, asset, httpUrl, id, ledgerId, optional, text, wholeNumber } from "../validation.js";
 
 export const DEFAULT_PAYMENT_EXPIRY_SECONDS = 120;
 
@@ -27,7 +27,7 @@ export const createRequestCodes = {
 
 /** A request is found by its id or, for wallets that scanned it, by its requestCode. */
 export const requestInfoInput = z
-  .object({ requestId: optional(withoutNul(id)), requestCode: optional(withoutNul(text(64))) })
+  .object({ requestId: optional(id), requestCode: optional(text(64)) })
   .refine((input) => (input.requestId === undefined) !== (input.requestCode === undefined), {
     path: ["requestId"],
     message: "is required (or requestCode), not both",

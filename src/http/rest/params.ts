@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
 import { ValidationError } from "../../domain/errors.js";
+import { parseJson } from "../../transport/json.js";
 import { declaredBodyLength, MAX_BODY_BYTES } from "../limits.js";
 
 export type Params = Record<string, unknown>;
@@ -35,14 +36,32 @@ export function mergeParams(search: URLSearchParams, text: string, contentType: 
 function parseJsonObject(text: string): Params {
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = parseJson(text);
   } catch {
     throw new ValidationError("BAD_REQUEST", "The body is not valid JSON.");
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new ValidationError("BAD_REQUEST", "The JSON body must be an object of parameters.");
   }
+  if (nestedDeeperThan(body, MAX_DEPTH)) {
+    throw new ValidationError("BAD_REQUEST", `The JSON body is nested deeper than ${MAX_DEPTH} levels.`);
+  }
   return body as Params;
+}
+
+/** How deep a JSON body may nest: parameters are flat, an authorization is an object or two deep. */
+const MAX_DEPTH = 16;
+
+/** Whether a parsed JSON value nests deeper than `max` (walked without recursion, so any depth is safe). */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current !== "object" || current === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 async function readBodyText(c: Context): Promise<string> {
