@@ -28,7 +28,7 @@ async function merchantOf(key: string | undefined): Promise<string | null> {
 async function create(merchantId: string, params: Record<string, string>) {
   const items = await pool.query(
     `SELECT i.ledger_id, i.account, i.methods FROM configuration_item i JOIN ledger l ON l.id = i.ledger_id
-     WHERE i.merchant_id = $1 AND i.client_id IS NULL AND l.enabled AND (l.currency = $2 OR l.currency IS NULL) ORDER BY i.index`,
+     WHERE i.merchant_id = $1 AND i.client_id IS NULL AND l.enabled AND i.currency = $2 ORDER BY i.index`,
     [merchantId, params.asset],
   );
   const client = await pool.connect();

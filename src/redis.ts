@@ -18,6 +18,25 @@ redis.on("error", (err) =>
   logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, "redis connection error"),
 );
 
+/**
+ * Waits until Redis answers, for at most `timeoutMs`, saying once that it waits: the API starts
+ * listening only then, so its first calls are not refused with 503. False if it never answered.
+ */
+export async function waitForRedis(timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  let said = false;
+  while (!(await redisReachable())) {
+    if (Date.now() >= deadline) return false;
+    if (!said) logger.warn({ url: redactedUrl(config.redis.url), timeoutMs }, "waiting for Redis before listening");
+    said = true;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return true;
+}
+
+/** A connection URL without its password, for logs. */
+export const redactedUrl = (url: string) => url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
+
 /** Whether Redis answers a PING (within the command timeout). */
 export async function redisReachable(): Promise<boolean> {
   return redis.ping().then(

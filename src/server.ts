@@ -1,12 +1,16 @@
 import { serve } from "@hono/node-server";
 import { config } from "./config.js";
 import { closeDatabase, openDatabase } from "./db.js";
-import { redis } from "./redis.js";
+import { redactedUrl, redis, waitForRedis } from "./redis.js";
 import { createApp } from "./http/app.js";
 import { createMetricsApp } from "./http/metrics.js";
 import { logger } from "./api-logger.js";
 
 openDatabase(config.db, logger);
+if (!(await waitForRedis(30_000))) {
+  logger.fatal({ url: redactedUrl(config.redis.url) }, "Redis did not answer within 30 s; set REDIS_URL to a running Redis");
+  process.exit(1);
+}
 
 // serve() installs @hono/node-server's Response globally; the app is made after it so that
 // GraphQL answers are made with that Response too (see graphql/yoga.ts).

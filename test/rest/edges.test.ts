@@ -67,4 +67,22 @@ describe("bad input at the edges", () => {
     const long = await rest("requests.info", { apiKey: merchant.apiKey, query: { requestId: "x".repeat(129) } });
     expect(long).toMatchObject({ status: 400, body: { message: "INVALID_REQUEST_ID" } });
   });
+
+  it("offers no test.uplink option for an asset the merchant does not accept", async () => {
+    const merchant = await buildMerchant("NZD");
+    for (const asset of ["XYZ", "nzd", "AUD"]) {
+      const { status, body } = await rest("requests.create", {
+        apiKey: merchant.apiKey,
+        json: { merchantId: merchant.merchantId, asset, amount: 300 },
+      });
+      expect({ asset, status, message: body.message }).toEqual({ asset, status: 403, message: "NO_AVAILABLE_PAYMENT_OPTIONS" });
+    }
+    expect(await requestCount(merchant.merchantId)).toBe(0);
+    // Its own currency is offered at both of its ledgers.
+    const nzd = await rest("requests.create", {
+      apiKey: merchant.apiKey,
+      json: { merchantId: merchant.merchantId, asset: "NZD", amount: 300 },
+    });
+    expect(nzd.body.payments.map((p: { ledger: string }) => p.ledger)).toEqual(["test.uplink", "sandbox.nzd.wallet"]);
+  });
 });

@@ -8,7 +8,7 @@ const ICON_SVG =
 
 /**
  * The sandbox configuration a new merchant starts with: the test uplink and the sandbox wallet
- * ledger of its currency, each accepting every payment method.
+ * ledger of its currency, each accepting that currency only and every payment method.
  */
 export function defaultConfigurationItems(currency: string): Omit<Prisma.ConfigurationItemCreateManyInput, "merchantId">[] {
   const fractionalDigits =
@@ -23,7 +23,7 @@ export function defaultConfigurationItems(currency: string): Omit<Prisma.Configu
     precision: fractionalDigits,
   };
   return [
-    { index: 0, label: `${currency} (test uplink)`, ledgerId: TEST_UPLINK, ...display },
-    { index: 1, label: `${currency} sandbox wallet`, ledgerId: sandboxWalletLedgerId(currency), ...display },
+    { index: 0, label: `${currency} (test uplink)`, ledgerId: TEST_UPLINK, currency, ...display },
+    { index: 1, label: `${currency} sandbox wallet`, ledgerId: sandboxWalletLedgerId(currency), currency, ...display },
   ];
 }

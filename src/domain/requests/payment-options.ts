@@ -12,7 +12,8 @@ export interface NewPaymentOption {
 
 /**
  * The options a new request offers: the merchant's configuration items (or, with a client, the
- * client's) on enabled ledgers that settle in the requested asset, one per ledger, in item order.
+ * client's) that accept the requested asset (exactly: `nzd` is not `NZD`), on enabled ledgers, one
+ * per ledger, in item order.
  * Plain SQL: this runs on every requests.create (see bench/).
  */
 export async function paymentOptionsFor(merchantId: string, clientId: string | undefined, asset: string, amount: bigint) {
@@ -25,7 +26,7 @@ export async function paymentOptionsFor(merchantId: string, clientId: string | u
   const { rows: items } = await pool.query<{ ledgerId: string; account: string | null; methods: PaymentMethod[] }>(
     `SELECT i.ledger_id AS "ledgerId", i.account, i.methods::text[] AS methods
      FROM configuration_item i JOIN ledger l ON l.id = i.ledger_id
-     WHERE i.merchant_id = $1 AND i.client_id IS NOT DISTINCT FROM $2 AND l.enabled AND (l.currency = $3 OR l.currency IS NULL)
+     WHERE i.merchant_id = $1 AND i.client_id IS NOT DISTINCT FROM $2 AND l.enabled AND i.currency = $3
      ORDER BY i.index`,
     [merchantId, clientId ?? null, asset],
   );

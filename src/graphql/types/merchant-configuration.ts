@@ -27,6 +27,7 @@ const ConfigurationItem = builder.prismaObject("ConfigurationItem", {
   fields: (t) => ({
     label: t.exposeString("label", { description: "Display label of the asset." }),
     asset: t.exposeString("ledgerId", { description: "Dotted asset identifier: the ledger it is paid at." }),
+    currency: t.exposeString("currency", { description: "The currency it accepts (a request's asset), e.g. NZD." }),
     account: t.exposeString("account", { nullable: true, description: "Account payments go to, if any." }),
     index: t.exposeInt("index", { description: "Position of the item, from 0." }),
     methods: t.field({ type: [PaymentMethodEnum], description: "Accepted payment methods.", resolve: (item) => item.methods }),
