@@ -79,6 +79,8 @@ const value = () =>
     fc.double(),
     fc.constantFrom("", "0", "-1", "1e3", "9007199254740992", "NaN", "null", "[]", "{}", "%00", "\u0000", "qr"),
     fc.constant(null),
+    // NUL inside otherwise ordinary text (PostgreSQL refuses it in any text parameter).
+    fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })).map(([a, b]) => `${a}\u0000${b}`),
     fc.array(fc.string(), { maxLength: 3 }),
     fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 2 }),
   );
@@ -89,7 +91,14 @@ const call = () =>
     method: fc.constantFrom("GET" as const, "POST" as const),
     encoding: fc.constantFrom("query", "form", "json", "raw"),
     params: fc.dictionary(fc.constantFrom(...NAMES), value(), { maxKeys: 6 }),
-    raw: fc.string({ maxLength: 60 }),
+    raw: fc.oneof(
+      fc.string({ maxLength: 60 }),
+      // JSON numbers outside the contract's grammar, and deep nesting.
+      fc
+        .tuple(fc.constantFrom("1e3", "3E2", "300.0", "30000e-2", "-0", "1e400", "4503599627370496.5"), fc.constantFrom(...known))
+        .map(([number, id]) => `{"amount":${number},"merchantId":"${id}","asset":"NZD","transactionId":"${id}"}`),
+      fc.integer({ min: 1, max: 3000 }).map((depth) => `{"extra":${"[".repeat(depth)}${"]".repeat(depth)}}`),
+    ),
     contentType: fc.constantFrom("application/json", "application/x-www-form-urlencoded", "text/plain", "multipart/form-data"),
   });
 
