@@ -29,10 +29,16 @@ describe("merchants.configurations.info", () => {
   it("answers with the contract's codes for bad or foreign parameters", async () => {
     const [merchant, other] = await Promise.all([buildMerchant(), buildMerchant()]);
     const { clientId: foreignClient } = await createClient(operator, { merchantId: other.merchantId });
-    await expectCode(getMerchantConfiguration(merchant.ctx, { merchantId: "m1" }), "INVALID_MERCHANT_ID");
+    // An id of any format that names nothing is not found; only an over-long one is malformed.
+    await expectCode(getMerchantConfiguration(merchant.ctx, { merchantId: "m1" }), "MERCHANT_NOT_FOUND");
+    await expectCode(getMerchantConfiguration(merchant.ctx, { merchantId: "x".repeat(129) }), "INVALID_MERCHANT_ID");
     await expectCode(getMerchantConfiguration(merchant.ctx, { merchantId: other.merchantId }), "MERCHANT_NOT_FOUND");
     await expectCode(
       getMerchantConfiguration(merchant.ctx, { merchantId: merchant.merchantId, clientId: "c1" }),
+      "MERCHANT_CONFIGURATION_NOT_FOUND",
+    );
+    await expectCode(
+      getMerchantConfiguration(merchant.ctx, { merchantId: merchant.merchantId, clientId: "x".repeat(129) }),
       "INVALID_CLIENT_ID",
     );
     await expectCode(

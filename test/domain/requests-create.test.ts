@@ -82,15 +82,18 @@ describe("requests.create", () => {
   it.each([
     ["asset", { asset: "" }, "INVALID_ASSET"],
     ["asset", { asset: "N Z D" }, "INVALID_ASSET"],
-    ["merchantId", { merchantId: "shop-1" }, "INVALID_MERCHANT_ID"],
-    ["clientId", { clientId: "nope" }, "INVALID_CLIENT_ID"],
+    ["merchantId", { merchantId: "x".repeat(129) }, "INVALID_MERCHANT_ID"],
+    // An id of any format that names nothing (visible to the key) is not found, never malformed.
+    ["merchantId", { merchantId: "shop-1" }, "MERCHANT_NOT_FOUND"],
+    ["clientId", { clientId: "x".repeat(129) }, "INVALID_CLIENT_ID"],
+    ["clientId", { clientId: "nope" }, "MERCHANT_CONFIGURATION_NOT_FOUND"],
     ["description", { description: "x".repeat(1001) }, "INVALID_DESCRIPTION"],
     ["externalReference", { externalReference: "r".repeat(129) }, "INVALID_REFERENCE"],
     ["notifyUrl", { notifyUrl: "ftp://shop.example/hook" }, "INVALID_NOTIFY_URL"],
     ["notifyUrl", { notifyUrl: "not a url" }, "INVALID_NOTIFY_URL"],
     ["paymentExpirySeconds", { paymentExpirySeconds: 0 }, "INVALID_PAYMENT_EXPIRY_SECONDS"],
     ["paymentExpirySeconds", { paymentExpirySeconds: 86400 }, "INVALID_PAYMENT_EXPIRY_SECONDS"],
-  ] as const)("rejects a malformed %s (%o) with %s and stores nothing", async (_field, override, code) => {
+  ] as const)("refuses a bad %s (%o) with %s and stores nothing", async (_field, override, code) => {
     const merchant = await buildMerchant();
     await expectCode(
       createRequest(merchant.ctx, { merchantId: merchant.merchantId, asset: "NZD", amount: 100, ...override }),

@@ -28,10 +28,11 @@ describe("requests.info", () => {
     await expectCode(getRequest(other.ctx, { requestCode: request.requestCode }), "REQUEST_NOT_FOUND");
   });
 
-  it("answers INVALID_REQUEST_ID without an identifier or with a malformed one", async () => {
+  it("answers INVALID_REQUEST_ID without an identifier or with an over-long one, REQUEST_NOT_FOUND for one of another format", async () => {
     const merchant = await buildMerchant();
     await expectCode(getRequest(merchant.ctx, {}), "INVALID_REQUEST_ID");
-    await expectCode(getRequest(merchant.ctx, { requestId: "123" }), "INVALID_REQUEST_ID");
+    await expectCode(getRequest(merchant.ctx, { requestId: "x".repeat(129) }), "INVALID_REQUEST_ID");
+    await expectCode(getRequest(merchant.ctx, { requestId: "123" }), "REQUEST_NOT_FOUND");
     await expectCode(getRequest(merchant.ctx, { requestId: crypto.randomUUID() }), "REQUEST_NOT_FOUND");
   });
 });
@@ -98,7 +99,7 @@ describe("requests.cancel", () => {
     const other = await buildMerchant();
     await expectCode(cancelRequest(payer, { requestId: request.id }), "FORBIDDEN");
     await expectCode(cancelRequest(other.ctx, { requestId: request.id }), "REQUEST_NOT_FOUND");
-    await expectCode(cancelRequest(other.ctx, { requestId: "x" }), "INVALID_REQUEST_ID");
+    await expectCode(cancelRequest(other.ctx, { requestId: "x" }), "REQUEST_NOT_FOUND");
     expect(await db.paymentRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({ status: "NEW" });
   });
 

@@ -88,7 +88,8 @@ describe("requests.pay", () => {
 
   it("validates requestId and authorization", async () => {
     const { request } = await buildRequest();
-    await expectCode(payRequest(payer, { requestId: "abc", authorization: "x", ledger: "test.uplink" }), "INVALID_REQUEST_ID");
+    await expectCode(payRequest(payer, { requestId: "abc", authorization: "x", ledger: "test.uplink" }), "REQUEST_NOT_FOUND");
+    await expectCode(payRequest(payer, { requestId: "", authorization: "x", ledger: "test.uplink" }), "INVALID_REQUEST_ID");
     await expectCode(
       payRequest(payer, { requestId: request.id, authorization: "  ", ledger: "test.uplink" }),
       "INVALID_AUTHORIZATION",

@@ -84,7 +84,8 @@ describe("transactions.refund", () => {
   it("validates its parameters and hides other merchants' transactions", async () => {
     const { merchant, purchase } = await buildPurchase({ amount: 500 });
     const other = await buildMerchant();
-    await expectCode(refundTransaction(merchant.ctx, { transactionId: "t-1", amount: 1 }), "INVALID_TRANSACTION_ID");
+    await expectCode(refundTransaction(merchant.ctx, { transactionId: "t-1", amount: 1 }), "TRANSACTION_NOT_FOUND");
+    await expectCode(refundTransaction(merchant.ctx, { transactionId: "", amount: 1 }), "INVALID_TRANSACTION_ID");
     await expectCode(refundTransaction(merchant.ctx, { transactionId: purchase.id, amount: 0 }), "INVALID_AMOUNT");
     await expectCode(refundTransaction(merchant.ctx, { transactionId: purchase.id, amount: 501 }), "INVALID_AMOUNT");
     await expectCode(

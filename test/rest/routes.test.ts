@@ -81,8 +81,8 @@ describe("requests.create", () => {
     [{ amount: "1.5" }, "INVALID_AMOUNT"],
     [{ amount: "9007199254740992" }, "INVALID_AMOUNT"],
     [{ asset: "" }, "INVALID_ASSET"],
-    [{ merchantId: "nope" }, "INVALID_MERCHANT_ID"],
-    [{ clientId: "nope" }, "INVALID_CLIENT_ID"],
+    [{ merchantId: "x".repeat(129) }, "INVALID_MERCHANT_ID"],
+    [{ clientId: "x".repeat(129) }, "INVALID_CLIENT_ID"],
     [{ description: "d".repeat(1001) }, "INVALID_DESCRIPTION"],
     [{ externalReference: "r".repeat(200) }, "INVALID_REFERENCE"],
     [{ notifyUrl: "mailto:x@y.z" }, "INVALID_NOTIFY_URL"],
@@ -248,7 +248,8 @@ describe("requests.pay", () => {
       status: 400,
       body: { message: "LEDGER_NOT_ENABLED" },
     });
-    expect(await pay("nope", "test.uplink", "x")).toMatchObject({ status: 400, body: { message: "INVALID_REQUEST_ID" } });
+    expect(await pay("nope", "test.uplink", "x")).toMatchObject({ status: 404, body: { message: "REQUEST_NOT_FOUND" } });
+    expect(await pay("", "test.uplink", "x")).toMatchObject({ status: 400, body: { message: "INVALID_REQUEST_ID" } });
     expect(await pay(crypto.randomUUID(), "test.uplink", "x")).toMatchObject({
       status: 404,
       body: { message: "REQUEST_NOT_FOUND" },
@@ -356,6 +357,10 @@ describe("transactions.refund", () => {
       body: { message: "TRANSACTION_NOT_FOUND" },
     });
     expect(await refund({ transactionId: "t1", amount: "1" })).toMatchObject({
+      status: 404,
+      body: { message: "TRANSACTION_NOT_FOUND" },
+    });
+    expect(await refund({ transactionId: "x".repeat(129), amount: "1" })).toMatchObject({
       status: 400,
       body: { message: "INVALID_TRANSACTION_ID" },
     });
@@ -384,11 +389,15 @@ describe("merchants.configurations.info", () => {
     });
   });
 
-  it("answers 400 INVALID_MERCHANT_ID, INVALID_CLIENT_ID and 403 MERCHANT_CONFIGURATION_NOT_FOUND", async () => {
+  it("answers 400 INVALID_MERCHANT_ID, INVALID_CLIENT_ID and 403 MERCHANT_CONFIGURATION_NOT_FOUND (a clientId of any format)", async () => {
     const merchant = await buildMerchant();
     const call = (query: Record<string, string>) => rest("merchants.configurations.info", { apiKey: merchant.apiKey, query });
     expect(await call({})).toMatchObject({ status: 400, body: { message: "INVALID_MERCHANT_ID" } });
     expect(await call({ merchantId: merchant.merchantId, clientId: "c" })).toMatchObject({
+      status: 403,
+      body: { message: "MERCHANT_CONFIGURATION_NOT_FOUND" },
+    });
+    expect(await call({ merchantId: merchant.merchantId, clientId: "x".repeat(129) })).toMatchObject({
       status: 400,
       body: { message: "INVALID_CLIENT_ID" },
     });

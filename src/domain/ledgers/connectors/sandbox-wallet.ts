@@ -10,9 +10,11 @@ import type { LedgerConnector } from "../connector.js";
  */
 export const sandboxWallet: LedgerConnector = {
   async authorize(tx, { ledger, authorization, amount, now }) {
-    const walletId = authorization.trim();
     const inactive = new LedgerRefusedError("INACTIVE_ASSET", "No active sandbox wallet has that id for this ledger.");
-    if (!id.safeParse(walletId).success) throw inactive;
+    // An id of any other format names no wallet (see validation.ts `id`).
+    const parsed = id.safeParse(authorization);
+    if (!parsed.success) throw inactive;
+    const walletId = parsed.data;
     const debited = await tx.sandboxWallet.updateMany({
       where: { id: walletId, currency: ledger.currency ?? undefined, balance: { gte: amount } },
       data: { balance: { decrement: amount } },
