@@ -11,4 +11,15 @@ export interface DomainContext {
   logger: Logger;
   /** The clock; tests may pin it. */
   now: () => Date;
+  /**
+   * The idempotency key the call's write is made under, if any: the write notes the entity it
+   * produced on the key's claim in its own transaction (see transport/idempotency.ts).
+   */
+  idempotencyClaim?: IdempotencyClaim;
+}
+
+/** A claimed idempotency key: the API key prefix (or `operator`) it belongs to, and the key. */
+export interface IdempotencyClaim {
+  scope: string;
+  key: string;
 }

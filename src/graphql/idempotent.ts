@@ -22,18 +22,18 @@ export async function idempotent<T extends { id: string }>(
   key: string | null | undefined,
   operation: string,
   input: unknown,
-  run: () => Promise<T>,
+  run: (ctx: DomainContext) => Promise<T>,
   reload: (id: string) => Promise<T>,
 ): Promise<T> {
-  if (key === null || key === undefined) return run();
+  if (key === null || key === undefined) return run(ctx);
   let result: T | undefined;
   const { outcome, replayed } = await withIdempotency<Outcome>(
     ctx.actor,
     key,
     fingerprintOf(`graphql:${operation}`, input),
-    async () => {
+    async (claim) => {
       try {
-        result = await run();
+        result = await run({ ...ctx, idempotencyClaim: claim });
         return { id: result.id };
       } catch (error) {
         const type = error instanceof DomainError ? (error.constructor.name as keyof typeof replayable) : undefined;
@@ -41,6 +41,7 @@ export async function idempotent<T extends { id: string }>(
         return { error: { type, code: (error as DomainError).code, message: (error as DomainError).message } };
       }
     },
+    async (id) => ({ id }),
   );
   if ("error" in outcome) {
     const ErrorClass = replayable[outcome.error.type] as new (code: string, message: string) => DomainError;

@@ -1,10 +1,16 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { pool, toUtcText as utc } from "../db.js";
-import type { Actor } from "../domain/context.js";
+import type { Actor, IdempotencyClaim } from "../domain/context.js";
 import { StateConflictError, ValidationError } from "../domain/errors.js";
 
 const RETENTION_MS = 24 * 3_600_000;
+
+/**
+ * How long a claim whose write never committed (no entity noted) blocks retries: longer than any
+ * call runs (statements time out after 15 s), short enough that a crash does not hold a key for a day.
+ */
+const CLAIM_LEASE_MS = 60_000;
 
 const idempotencyKey = z
   .string()
@@ -38,7 +44,8 @@ export async function withIdempotency<O>(
   actor: Actor,
   key: string,
   fingerprint: string,
-  run: () => Promise<O>,
+  run: (claim: IdempotencyClaim) => Promise<O>,
+  rebuild: (entityId: string) => Promise<O>,
 ): Promise<{ outcome: O; replayed: boolean }> {
   const parsed = idempotencyKey.safeParse(key);
   if (!parsed.success)
@@ -57,24 +64,34 @@ export async function withIdempotency<O>(
      RETURNING 1`,
     [scope, parsed.data, fingerprint, utc(now), utc(new Date(now.getTime() + RETENTION_MS))],
   );
+  const claim = { scope, key: parsed.data };
   if (!claimed.rowCount) {
-    const { rows } = await pool.query<{ fingerprint: string; outcome: O | null }>(
-      "SELECT fingerprint, outcome FROM idempotency_key WHERE api_key_prefix = $1 AND key = $2",
+    const { rows } = await pool.query<{ fingerprint: string; outcome: O | null; entityId: string | null }>(
+      `SELECT fingerprint, outcome, entity_id AS "entityId" FROM idempotency_key WHERE api_key_prefix = $1 AND key = $2`,
       [scope, parsed.data],
     );
     const first = rows[0];
     if (first && first.fingerprint !== fingerprint) {
       throw new StateConflictError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used with different parameters.");
     }
-    if (!first || first.outcome === null) {
+    if (first?.outcome != null) return { outcome: first.outcome, replayed: true };
+    // The write committed (it noted its entity) but its outcome was not stored: the process stopped
+    // in between. The first outcome is rebuilt from the entity as it is now.
+    if (first?.entityId) return { outcome: await rebuild(first.entityId), replayed: true };
+    // Nothing committed: a claim older than its lease was left by a call that died; take it over.
+    const takenOver = await pool.query(
+      `UPDATE idempotency_key SET created_at = $3 WHERE api_key_prefix = $1 AND key = $2
+       AND outcome IS NULL AND entity_id IS NULL AND created_at < $4 RETURNING 1`,
+      [scope, parsed.data, utc(now), utc(new Date(now.getTime() - CLAIM_LEASE_MS))],
+    );
+    if (!takenOver.rowCount) {
       throw new StateConflictError("IDEMPOTENCY_KEY_IN_USE", "A call with this Idempotency-Key is still running.");
     }
-    return { outcome: first.outcome, replayed: true };
   }
 
   let outcome: O;
   try {
-    outcome = await run();
+    outcome = await run(claim);
   } catch (error) {
     await pool.query("DELETE FROM idempotency_key WHERE api_key_prefix = $1 AND key = $2", [scope, parsed.data]);
     throw error;

@@ -33,6 +33,7 @@ type Documents = {
     "\n  mutation ParityCancel($input: RequestCancelInput!) {\n    requestCancel(input: $input) {\n      __typename\n      ... on Error {\n        code\n      }\n    }\n  }\n": typeof types.ParityCancelDocument,
     "\n  mutation ParityRefund($input: TransactionRefundInput!) {\n    transactionRefund(input: $input) {\n      __typename\n      ... on Error {\n        code\n      }\n    }\n  }\n": typeof types.ParityRefundDocument,
     "\n      mutation IdempotentCreate($input: RequestCreateInput!, $key: String) {\n        requestCreate(input: $input, idempotencyKey: $key) {\n          __typename\n          ... on PaymentRequest {\n            id\n          }\n          ... on Error {\n            code\n          }\n        }\n      }\n    ": typeof types.IdempotentCreateDocument,
+    "\n      mutation CrashCreate($input: RequestCreateInput!, $key: String) {\n        requestCreate(input: $input, idempotencyKey: $key) {\n          ... on PaymentRequest {\n            id\n          }\n          ... on Error {\n            code\n          }\n        }\n      }\n    ": typeof types.CrashCreateDocument,
 };
 const documents: Documents = {
     "\n  mutation CreateRequest($input: RequestCreateInput!) {\n    requestCreate(input: $input) {\n      __typename\n      ... on PaymentRequest {\n        id\n        status\n        requestCode\n        expiresAt\n        denomination {\n          amount\n          asset\n        }\n        payments {\n          ledger\n          amount\n          methods\n        }\n        paidBy {\n          id\n        }\n      }\n      ... on Error {\n        code\n        message\n      }\n    }\n  }\n": types.CreateRequestDocument,
@@ -54,6 +55,7 @@ const documents: Documents = {
     "\n  mutation ParityCancel($input: RequestCancelInput!) {\n    requestCancel(input: $input) {\n      __typename\n      ... on Error {\n        code\n      }\n    }\n  }\n": types.ParityCancelDocument,
     "\n  mutation ParityRefund($input: TransactionRefundInput!) {\n    transactionRefund(input: $input) {\n      __typename\n      ... on Error {\n        code\n      }\n    }\n  }\n": types.ParityRefundDocument,
     "\n      mutation IdempotentCreate($input: RequestCreateInput!, $key: String) {\n        requestCreate(input: $input, idempotencyKey: $key) {\n          __typename\n          ... on PaymentRequest {\n            id\n          }\n          ... on Error {\n            code\n          }\n        }\n      }\n    ": types.IdempotentCreateDocument,
+    "\n      mutation CrashCreate($input: RequestCreateInput!, $key: String) {\n        requestCreate(input: $input, idempotencyKey: $key) {\n          ... on PaymentRequest {\n            id\n          }\n          ... on Error {\n            code\n          }\n        }\n      }\n    ": types.CrashCreateDocument,
 };
 
 /**
@@ -146,6 +148,10 @@ export function graphql(source: "\n  mutation ParityRefund($input: TransactionRe
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n      mutation IdempotentCreate($input: RequestCreateInput!, $key: String) {\n        requestCreate(input: $input, idempotencyKey: $key) {\n          __typename\n          ... on PaymentRequest {\n            id\n          }\n          ... on Error {\n            code\n          }\n        }\n      }\n    "): (typeof documents)["\n      mutation IdempotentCreate($input: RequestCreateInput!, $key: String) {\n        requestCreate(input: $input, idempotencyKey: $key) {\n          __typename\n          ... on PaymentRequest {\n            id\n          }\n          ... on Error {\n            code\n          }\n        }\n      }\n    "];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation CrashCreate($input: RequestCreateInput!, $key: String) {\n        requestCreate(input: $input, idempotencyKey: $key) {\n          ... on PaymentRequest {\n            id\n          }\n          ... on Error {\n            code\n          }\n        }\n      }\n    "): (typeof documents)["\n      mutation CrashCreate($input: RequestCreateInput!, $key: String) {\n        requestCreate(input: $input, idempotencyKey: $key) {\n          ... on PaymentRequest {\n            id\n          }\n          ... on Error {\n            code\n          }\n        }\n      }\n    "];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { db } from "../../src/db.js";
+import { db, Prisma } from "../../src/db.js";
+import { fingerprintOf } from "../../src/transport/idempotency.js";
 import { gql, rest } from "../fixtures.js";
 import { buildMerchant, buildWallet, walletBalance } from "../factories.js";
 import { graphql } from "../gql/index.js";
@@ -121,6 +122,88 @@ describe("Idempotency-Key", () => {
     expect(again.id).toBe(first.id);
     const reused = await gql(Create, { input: { ...input, amount: 10 }, key }, merchant.apiKey);
     expect(reused.data!.requestCreate).toMatchObject({ __typename: "StateConflictError", code: "IDEMPOTENCY_KEY_REUSED" });
+    expect(await db.paymentRequest.count({ where: { merchantId: merchant.merchantId } })).toBe(1);
+  });
+});
+
+describe("Idempotency-Key after a crash", () => {
+  /** The state a process leaves when it stops after its write committed and before it kept the response. */
+  const loseOutcome = (key: string) => db.idempotencyKey.updateMany({ where: { key }, data: { outcome: Prisma.DbNull } });
+
+  it("answers a retry with the first outcome when the write committed but its response was never kept", async () => {
+    const merchant = await buildMerchant();
+    const wallet = await buildWallet(1000);
+    const call = (operation: string, key: string, json: object) =>
+      rest(operation, { apiKey: merchant.apiKey, headers: withKey(key), json });
+
+    const createKey = randomUUID();
+    const create = { merchantId: merchant.merchantId, asset: "NZD", amount: 400 };
+    const first = await call("requests.create", createKey, create);
+    await loseOutcome(createKey);
+    const retry = await call("requests.create", createKey, create);
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect(retry.body).toEqual(first.body);
+    expect(await db.paymentRequest.count({ where: { merchantId: merchant.merchantId } })).toBe(1);
+
+    const paid = await call("requests.pay", randomUUID(), {
+      requestId: first.body.requestId,
+      ledger: "sandbox.nzd.wallet",
+      authorization: wallet.walletId,
+    });
+    const refundKey = randomUUID();
+    const refund = { transactionId: paid.body.paidBy.transactionId, amount: 150 };
+    const refunded = await call("transactions.refund", refundKey, refund);
+    await loseOutcome(refundKey);
+    const refundRetry = await call("transactions.refund", refundKey, refund);
+    expect(refundRetry).toMatchObject({ status: 200, body: refunded.body });
+    expect(await walletBalance(wallet.walletId)).toBe(750n);
+
+    // GraphQL's typed mutations alike: the retry gets the same request, no second one.
+    const gqlKey = randomUUID();
+    const mutation = graphql(`
+      mutation CrashCreate($input: RequestCreateInput!, $key: String) {
+        requestCreate(input: $input, idempotencyKey: $key) {
+          ... on PaymentRequest {
+            id
+          }
+          ... on Error {
+            code
+          }
+        }
+      }
+    `);
+    const created = await gql(mutation, { input: create, key: gqlKey }, merchant.apiKey);
+    await loseOutcome(gqlKey);
+    expect(await gql(mutation, { input: create, key: gqlKey }, merchant.apiKey)).toMatchObject({ data: created.data });
+    expect(await db.paymentRequest.count({ where: { merchantId: merchant.merchantId } })).toBe(2);
+  });
+
+  it("lets a retry take over a claim whose call died before its write committed, once the claim's lease is over", async () => {
+    const merchant = await buildMerchant();
+    const create = { merchantId: merchant.merchantId, asset: "NZD", amount: 400 };
+    const prefix = (await db.apiKey.findFirstOrThrow({ where: { merchantId: merchant.merchantId } })).prefix;
+    const claimAs = (key: string, ageMs: number) =>
+      db.idempotencyKey.create({
+        data: {
+          apiKeyPrefix: prefix,
+          key,
+          fingerprint: fingerprintOf("requests.create", create),
+          createdAt: new Date(Date.now() - ageMs),
+          expiresAt: new Date(Date.now() + 3_600_000),
+        },
+      });
+    const call = (key: string) => rest("requests.create", { apiKey: merchant.apiKey, headers: withKey(key), json: create });
+
+    const recent = randomUUID();
+    await claimAs(recent, 1_000);
+    expect(await call(recent)).toMatchObject({ status: 409, body: { message: "IDEMPOTENCY_KEY_IN_USE" } });
+
+    const abandoned = randomUUID();
+    await claimAs(abandoned, 5 * 60_000);
+    const taken = await call(abandoned);
+    expect(taken.status).toBe(200);
+    expect(await call(abandoned)).toMatchObject({ status: 200, body: taken.body });
     expect(await db.paymentRequest.count({ where: { merchantId: merchant.merchantId } })).toBe(1);
   });
 });

@@ -18,6 +18,8 @@ export function actorName(actor: Actor): string {
 /**
  * Appends one activity, in the caller's transaction so it exists exactly when the change does.
  * Only changes that happened are recorded; a failed call changes nothing, the trail included.
+ * A change made under an idempotency key also notes, on the key's claim, the entity it produced
+ * (the refund for a refund, else the request), so a retry after a crash finds it.
  */
 export async function recordActivity(
   tx: Tx,
@@ -36,4 +38,9 @@ export async function recordActivity(
       createdAt: ctx.now(),
     },
   });
+  const entityId = activity.action === "transaction.refunded" ? activity.transactionId : activity.requestId;
+  if (ctx.idempotencyClaim && entityId) {
+    const { scope, key } = ctx.idempotencyClaim;
+    await tx.$executeRaw`UPDATE idempotency_key SET entity_id = ${entityId}::uuid WHERE api_key_prefix = ${scope} AND key = ${key}`;
+  }
 }

@@ -67,6 +67,9 @@ async function insertRequest(
        INSERT INTO activity (id, merchant_id, request_id, action, actor, correlation_id, outcome, created_at)
        VALUES (gen_random_uuid(), $2, $1, 'request.created', $14, $15, 'NEW', $12)
      )
+     , claim AS (
+       UPDATE idempotency_key SET entity_id = $1 WHERE api_key_prefix = $16 AND key = $17
+     )
      INSERT INTO payment_option (id, request_id, index, ledger_id, amount, account, methods)
      SELECT gen_random_uuid(), $1, o.index, o.ledger_id, $6, o.account, o.methods::"PaymentMethod"[]
      FROM json_to_recordset($13) AS o(index int, ledger_id text, account text, methods text[])`,
@@ -86,6 +89,9 @@ async function insertRequest(
       JSON.stringify(options.map((o) => ({ index: o.index, ledger_id: o.ledgerId, account: o.account, methods: o.methods }))),
       actorName(ctx.actor),
       ctx.requestId,
+      // The idempotency key's claim notes the request in the same statement (see recordActivity).
+      ctx.idempotencyClaim?.scope ?? null,
+      ctx.idempotencyClaim?.key ?? null,
     ],
   );
   return (await findRequestDetails({ requestId: id }))!;

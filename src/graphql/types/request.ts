@@ -175,7 +175,7 @@ builder.mutationFields((t) => {
       errors: {},
       resolve: async (query, _root, { input, idempotencyKey: key }, ctx) => {
         const domain = await ctx.domain();
-        return idempotent(domain, key, "requestCreate", input, () => createRequest(domain, input), reloadRequest(domain)).then(
+        return idempotent(domain, key, "requestCreate", input, (ctx) => createRequest(ctx, input), reloadRequest(domain)).then(
           asSelected(domain, query),
         );
       },
@@ -190,7 +190,7 @@ builder.mutationFields((t) => {
       errors: {},
       resolve: async (query, _root, { input, idempotencyKey: key }, ctx) => {
         const domain = await ctx.domain();
-        return idempotent(domain, key, "requestPay", input, () => payRequest(domain, input), reloadRequest(domain)).then(
+        return idempotent(domain, key, "requestPay", input, (ctx) => payRequest(ctx, input), reloadRequest(domain)).then(
           asSelected(domain, query),
         );
       },
@@ -202,7 +202,7 @@ builder.mutationFields((t) => {
       errors: {},
       resolve: async (query, _root, { input, idempotencyKey: key }, ctx) => {
         const domain = await ctx.domain();
-        return idempotent(domain, key, "requestCancel", input, () => cancelRequest(domain, input), reloadRequest(domain)).then(
+        return idempotent(domain, key, "requestCancel", input, (ctx) => cancelRequest(ctx, input), reloadRequest(domain)).then(
           asSelected(domain, query),
         );
       },

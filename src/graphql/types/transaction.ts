@@ -91,7 +91,7 @@ builder.mutationFields((t) => ({
         idempotencyKey,
         "transactionRefund",
         input,
-        () => refundTransaction(domain, input),
+        (claimed) => refundTransaction(claimed, input),
         (transactionId) => getTransaction(domain, { transactionId }),
       );
     },

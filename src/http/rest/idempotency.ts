@@ -7,7 +7,9 @@ type KeptResponse = { status: number; body: unknown };
 /**
  * A write sent with an Idempotency-Key runs at most once per key: the first response, errors
  * included, is kept and replayed (with `Idempotent-Replayed: true`) for 24 hours. Responses of
- * 500 and above are not kept, so a retry after an outage runs the write.
+ * 500 and above are not kept, so a retry after an outage runs the write. If the process stopped
+ * after the write committed but before its response was kept, a retry answers the write's entity
+ * as it is now (the route's `replay`).
  */
 export const idempotentWrites = createMiddleware<RestEnv>(async (c, next) => {
   const key = c.req.header("idempotency-key");
@@ -16,11 +18,13 @@ export const idempotentWrites = createMiddleware<RestEnv>(async (c, next) => {
     c.var.ctx.actor,
     key,
     fingerprintOf(c.var.operation, c.var.params),
-    async () => {
+    async (claim) => {
+      c.set("ctx", { ...c.var.ctx, idempotencyClaim: claim });
       await next();
       if (c.res.status >= 500) throw c.error ?? new Error(`${c.var.operation} answered ${c.res.status}`);
       return { status: c.res.status, body: await c.res.clone().json() };
     },
+    async (entityId) => ({ status: 200, body: await c.var.route.write!.replay(c.var.ctx, entityId) }),
   );
   if (!replayed) return;
   c.header("Idempotent-Replayed", "true");

@@ -17,7 +17,8 @@ import {
   type PayRequestInput,
   type RequestInfoInput,
 } from "../../domain/requests/schemas.js";
-import { refundTransaction } from "../../domain/transactions/refund.js";
+import { getTransaction } from "../../domain/transactions/info.js";
+import { refundTransaction, type RefundResult } from "../../domain/transactions/refund.js";
 import { refundTransactionInput, type RefundTransactionInput } from "../../domain/transactions/schemas.js";
 import type { Params } from "./params.js";
 import {
@@ -31,13 +32,21 @@ import {
 
 export interface Route {
   summary: string;
-  /** Changes state: accepts an Idempotency-Key. */
-  write?: true;
+  /**
+   * Changes state: accepts an Idempotency-Key. `replay` answers for the entity the write produced
+   * (a request, or a refund) when a retry finds it committed without a kept response.
+   */
+  write?: { replay: (ctx: DomainContext, entityId: string) => Promise<unknown> };
   /** The domain input schema the operation parses with; documents the parameters. */
   params: z.ZodObject;
   response: z.ZodType;
   handle: (ctx: DomainContext, params: Params) => Promise<unknown>;
 }
+
+const replayRequest = async (ctx: DomainContext, requestId: string) =>
+  presentRequest(await getRequest(ctx, { requestId }), ctx.now(), ctx.actor);
+const replayRefund = async (ctx: DomainContext, transactionId: string) =>
+  presentRefund((await getTransaction(ctx, { transactionId }, { include: { request: true } })) as RefundResult);
 
 /** requests.pay also takes the authorization as `paymentAuthorization`, as the spec's sample does. */
 const legacyPayParams = payRequestInput.extend({
@@ -65,7 +74,7 @@ export const routes: Record<string, Route> = {
     handle: async (ctx, params) => presentConfiguration(await getMerchantConfiguration(ctx, params as ConfigurationInfoInput)),
   },
   "requests.create": {
-    write: true,
+    write: { replay: replayRequest },
     summary: "Create a payment request.",
     params: createRequestInput,
     response: legacyPaymentRequest,
@@ -78,7 +87,7 @@ export const routes: Record<string, Route> = {
     handle: async (ctx, params) => presentRequest(await getRequest(ctx, params as RequestInfoInput), ctx.now(), ctx.actor),
   },
   "requests.pay": {
-    write: true,
+    write: { replay: replayRequest },
     summary: "Pay a request with an authorization at one of its ledgers.",
     params: legacyPayParams,
     response: legacyPaymentRequest,
@@ -90,14 +99,14 @@ export const routes: Record<string, Route> = {
       ),
   },
   "requests.cancel": {
-    write: true,
+    write: { replay: replayRequest },
     summary: "Cancel an open request.",
     params: cancelRequestInput,
     response: legacyPaymentRequest,
     handle: async (ctx, params) => presentRequest(await cancelRequest(ctx, params as CancelRequestInput), ctx.now(), ctx.actor),
   },
   "transactions.refund": {
-    write: true,
+    write: { replay: replayRefund },
     summary: "Refund all or part of a purchase.",
     params: refundTransactionInput,
     response: legacyTransaction,
