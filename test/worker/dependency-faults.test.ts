@@ -164,3 +164,38 @@ describe("a worker started while Redis is down", () => {
     }
   }, 60_000);
 });
+
+describe("an API started while Redis is down", () => {
+  it("says it waits for Redis and listens only once Redis answers", async () => {
+    const cutRedis = startProxy(6379);
+    const redisUrl = new URL(testEnv.REDIS_URL);
+    redisUrl.port = String(await cutRedis.listen());
+    cutRedis.cut();
+    const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+      env: { ...process.env, PORT: "0", LOG_LEVEL: "info", REDIS_URL: redisUrl.toString() },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const lines: { msg: string }[] = [];
+    createInterface({ input: child.stdout! }).on("line", (line) => lines.push(JSON.parse(line)));
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      await until(
+        () => lines.map((l) => l.msg),
+        (msgs) => msgs.includes("waiting for Redis before listening"),
+        20_000,
+      );
+      expect(lines.some((l) => l.msg.startsWith("API listening"))).toBe(false);
+      cutRedis.restore();
+      await until(
+        () => lines.map((l) => l.msg),
+        (msgs) => msgs.some((m) => m.startsWith("API listening")),
+        20_000,
+      );
+      expect(lines.filter((l) => l.msg === "waiting for Redis before listening")).toHaveLength(1);
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+      await cutRedis.close();
+    }
+  }, 60_000);
+});
