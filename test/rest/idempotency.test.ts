@@ -8,15 +8,19 @@ import { graphql } from "../gql/index.js";
 
 const withKey = (key: string) => ({ "idempotency-key": key });
 
+/** A merchant of its own with a funded wallet, a caller that sends an Idempotency-Key, and a create's parameters. */
+async function merchantWithWallet() {
+  const merchant = await buildMerchant();
+  const wallet = await buildWallet(1000);
+  const call = (operation: string, key: string, json: object) =>
+    rest(operation, { apiKey: merchant.apiKey, headers: withKey(key), json });
+  return { merchant, wallet, call, create: { merchantId: merchant.merchantId, asset: "NZD", amount: 400 } };
+}
+
 describe("Idempotency-Key", () => {
   it("replays create, pay, refund and cancel: one effect, the same answer", async () => {
-    const merchant = await buildMerchant();
-    const wallet = await buildWallet(1000);
-    const call = (operation: string, key: string, json: object) =>
-      rest(operation, { apiKey: merchant.apiKey, headers: withKey(key), json });
-
+    const { merchant, wallet, call, create } = await merchantWithWallet();
     const createKey = randomUUID();
-    const create = { merchantId: merchant.merchantId, asset: "NZD", amount: 400 };
     const first = await call("requests.create", createKey, create);
     const again = await call("requests.create", createKey, create);
     expect(again.body).toEqual(first.body);
@@ -131,13 +135,8 @@ describe("Idempotency-Key after a crash", () => {
   const loseOutcome = (key: string) => db.idempotencyKey.updateMany({ where: { key }, data: { outcome: Prisma.DbNull } });
 
   it("answers a retry with the first outcome when the write committed but its response was never kept", async () => {
-    const merchant = await buildMerchant();
-    const wallet = await buildWallet(1000);
-    const call = (operation: string, key: string, json: object) =>
-      rest(operation, { apiKey: merchant.apiKey, headers: withKey(key), json });
-
+    const { merchant, wallet, call, create } = await merchantWithWallet();
     const createKey = randomUUID();
-    const create = { merchantId: merchant.merchantId, asset: "NZD", amount: 400 };
     const first = await call("requests.create", createKey, create);
     await loseOutcome(createKey);
     const retry = await call("requests.create", createKey, create);

@@ -118,21 +118,29 @@ describe("database outage", () => {
   }, 60_000);
 });
 
+/** Starts a process (`script`) whose Redis is behind a proxy that is cut from the start, collecting its log lines. */
+async function spawnWithRedisCut(script: string, env: Record<string, string>) {
+  const cutRedis = startProxy(6379);
+  const redisUrl = new URL(testEnv.REDIS_URL);
+  redisUrl.port = String(await cutRedis.listen());
+  cutRedis.cut();
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
+    env: { ...process.env, LOG_LEVEL: "info", REDIS_URL: redisUrl.toString(), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const lines: { level: number; msg: string }[] = [];
+  let stderr = "";
+  createInterface({ input: child.stdout! }).on("line", (line) => lines.push(JSON.parse(line)));
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk));
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  return { cutRedis, lines, stderr: () => stderr, exited, child };
+}
+
 describe("a worker started while Redis is down", () => {
   it("says once that Redis is unreachable, waits, and says when it is back and ready", async () => {
-    const cutRedis = startProxy(6379);
-    const redisUrl = new URL(testEnv.REDIS_URL);
-    redisUrl.port = String(await cutRedis.listen());
-    cutRedis.cut();
-    const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
-      env: { ...process.env, REDIS_URL: redisUrl.toString(), QUEUE_PREFIX: `test-${randomUUID()}`, LOG_LEVEL: "info" },
-      stdio: ["ignore", "pipe", "pipe"],
+    const { cutRedis, lines, stderr, exited, child } = await spawnWithRedisCut("worker/index.ts", {
+      QUEUE_PREFIX: `test-${randomUUID()}`,
     });
-    const lines: { level: number; msg: string }[] = [];
-    let stderr = "";
-    createInterface({ input: child.stdout! }).on("line", (line) => lines.push(JSON.parse(line)));
-    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk));
-    const exited = new Promise((resolve) => child.once("exit", resolve));
     try {
       await until(
         () => lines.map((l) => l.msg),
@@ -147,7 +155,7 @@ describe("a worker started while Redis is down", () => {
       );
       expect(lines.filter((l) => l.msg.includes("Redis"))).toHaveLength(1);
       expect(lines.some((l) => l.msg === "worker ready")).toBe(false);
-      expect(stderr).toBe("");
+      expect(stderr()).toBe("");
 
       cutRedis.restore();
       const msgs = await until(
@@ -167,17 +175,7 @@ describe("a worker started while Redis is down", () => {
 
 describe("an API started while Redis is down", () => {
   it("says it waits for Redis and listens only once Redis answers", async () => {
-    const cutRedis = startProxy(6379);
-    const redisUrl = new URL(testEnv.REDIS_URL);
-    redisUrl.port = String(await cutRedis.listen());
-    cutRedis.cut();
-    const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
-      env: { ...process.env, PORT: "0", LOG_LEVEL: "info", REDIS_URL: redisUrl.toString() },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    const lines: { msg: string }[] = [];
-    createInterface({ input: child.stdout! }).on("line", (line) => lines.push(JSON.parse(line)));
-    const exited = new Promise((resolve) => child.once("exit", resolve));
+    const { cutRedis, lines, exited, child } = await spawnWithRedisCut("src/server.ts", { PORT: "0" });
     try {
       await until(
         () => lines.map((l) => l.msg),
