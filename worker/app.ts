@@ -86,6 +86,13 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
     worker.on("error", (err) => (isConnectionError(err) ? redisOutage.failed(err) : logger.error({ err }, "worker error")));
   }
 
+  /** An outage is one line per dependency (see outage.ts); anything else is logged as it comes. */
+  const reportFailure = (err: unknown, what: string) => {
+    if (isDatabaseUnavailable(err)) databaseOutage.failed(err);
+    else if (isConnectionError(err)) redisOutage.failed(err);
+    else logger.error({ err }, what);
+  };
+
   // Drain on every NOTIFY, coalescing bursts: one drain runs at a time and reruns if asked meanwhile.
   let draining: Promise<void> | null = null;
   let again = false;
@@ -95,13 +102,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
       return;
     }
     draining = drainOutbox(webhooks, config.webhooks.retryDelaysMs)
-      .then(() => undefined)
-      .then(databaseOutage.recovered)
-      .catch((err) => {
-        if (isDatabaseUnavailable(err)) databaseOutage.failed(err);
-        else if (isConnectionError(err)) redisOutage.failed(err);
-        else logger.error({ err }, "outbox drain failed");
-      })
+      .then(() => databaseOutage.recovered())
+      .catch((err) => reportFailure(err, "outbox drain failed"))
       .finally(() => {
         draining = null;
         if (again) {
@@ -119,9 +121,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
       if (rescheduled) logger.warn({ rescheduled }, "re-scheduled webhook events whose queue entry was lost");
       await ensureSchedules();
     } catch (err) {
-      if (isDatabaseUnavailable(err)) databaseOutage.failed(err);
-      else if (isConnectionError(err)) redisOutage.failed(err);
-      else logger.error({ err }, "outbox reconcile failed");
+      reportFailure(err, "outbox reconcile failed");
     }
   };
   const reconciler = setInterval(() => void reconcile(), config.webhooks.reconcileIntervalMs);
