@@ -4,7 +4,6 @@
  * is made as a copy of a `template` database that is already migrated (PostgreSQL copies it whole;
  * nobody may be connected to the template meanwhile).
  */
-import { pathToFileURL } from "node:url";
 import pg from "pg";
 
 /** The database a connection string names, quoted as an SQL identifier, and the admin connection beside it. */
@@ -57,9 +56,4 @@ export async function dropDatabasesStartingWith(url: string, prefix: string): Pr
     for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${quote(datname)} WITH (FORCE)`);
     return rows.map((row) => row.datname);
   });
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const { config } = await import("../src/config.js");
-  await createDatabase(config.db.url);
 }

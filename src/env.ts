@@ -1,7 +1,10 @@
 /**
- * What the processes' configurations are made of: the parsers of durations, the variables every
- * process reads, and the strict parse. Parsing happens in each process's own config module.
+ * Every variable the processes read, described once: the API's, the worker's and the operator
+ * CLI's schemas, the parsers they share, and the strict parse. Each process parses its own schema in
+ * its own config module; `npm start` checks them all before it starts anything, and a test checks the
+ * README's configuration table against them.
  */
+import { existsSync } from "node:fs";
 import { z } from "zod";
 
 /** Parses a duration such as `500ms`, `10s`, `2m`, `1h` (a bare number is milliseconds). */
@@ -21,12 +24,19 @@ export const durations = z
   .transform((text) => text.split(","))
   .pipe(z.array(duration));
 
+/** A URL with one of these schemes (`new URL` accepts far more than a database driver does). */
+function urlOf(protocols: string[], expected: string) {
+  return z.string().refine((text) => URL.canParse(text) && protocols.includes(new URL(text).protocol), `expected ${expected}`);
+}
+
 /** Variables every process reads: where the data lives and how loudly to log. Each process parses them with its own. */
 export const sharedEnv = z.object({
   /** PostgreSQL connection string. */
-  DATABASE_URL: z.string().url().default("postgresql://postgres@127.0.0.1:5432/payreq"),
-  /** Redis connection string (BullMQ queues). */
-  REDIS_URL: z.string().url().default("redis://127.0.0.1:6379"),
+  DATABASE_URL: urlOf(["postgresql:", "postgres:"], "a PostgreSQL URL such as postgresql://user@host:5432/payreq").default(
+    "postgresql://postgres@127.0.0.1:5432/payreq",
+  ),
+  /** Redis connection string: rate limits and request changes (API), queues (worker). */
+  REDIS_URL: urlOf(["redis:", "rediss:"], "a Redis URL such as redis://host:6379").default("redis://127.0.0.1:6379"),
   /** pino log level: fatal, error, warn, info, debug, trace or silent. */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** `production` hides development conveniences. */
@@ -43,6 +53,66 @@ export const signingKeyEnv = z.object({
   WEBHOOK_KEY_OVERLAP: duration.default(48 * 3_600_000),
 });
 
+const flag = z.enum(["true", "false"]).transform((v) => v === "true");
+
+/** The API process: `src/config.ts`. */
+export const apiEnv = sharedEnv.extend({
+  /** HTTP port of the API (GraphQL at /graphql). */
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  /** Browser origins allowed to call /graphql (comma-separated, e.g. https://dashboard.example); none by default. */
+  CORS_ORIGINS: z
+    .string()
+    .default("")
+    .transform((text) =>
+      text
+        .split(",")
+        .map((o) => o.trim())
+        .filter(Boolean),
+    ),
+  /** Port of GET /metrics (Prometheus), apart from the public port; 0 picks a free one. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  /** Requests per minute per API key unless the key has its own limit (counted in Redis). */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(200),
+  /** Serve GraphiQL to browsers at /graphql. Default: on except in production. */
+  GRAPHIQL: flag.optional(),
+  /** Answer introspection queries. Default: on except in production. */
+  GRAPHQL_INTROSPECTION: flag.optional(),
+});
+
+/** The worker process: `worker/config.ts`. */
+export const workerEnv = sharedEnv.extend(signingKeyEnv.shape).extend({
+  /** How often overdue requests are stored as expired. */
+  EXPIRY_SWEEP_INTERVAL: duration.default(10_000),
+  /** Prefix of the worker's BullMQ keys in Redis, so several deployments can share one Redis. */
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[\w:-]+$/)
+    .default("payreq"),
+  /** How long shutdown waits for jobs in flight before giving up. */
+  SHUTDOWN_TIMEOUT: duration.default(10_000),
+  /** Delays between webhook attempts, each counted from the previous attempt (7 delays: 8 attempts). */
+  WEBHOOK_RETRY_DELAYS: durations.prefault("2m,10m,15m,1h,2h,6h,11h"),
+  /** A webhook that has not answered within this counts as failed. */
+  WEBHOOK_TIMEOUT: duration.default(10_000),
+  /** The `iss` claim of notifications. */
+  WEBHOOK_ISSUER: z.string().min(1).default("payreq"),
+  /** Allow webhooks to loopback, private, link-local and multicast addresses (development and tests only). */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
+  /** How often the worker looks for events whose queue entry was lost (Redis flushed, worker killed). */
+  WEBHOOK_RECONCILE_INTERVAL: duration.default(30_000),
+  /** Delivery jobs in flight at once per worker process: one delivery each, or the first attempts of up to ten new events. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(20),
+});
+
+/** The operator CLI (`src/cli/admin.ts`): the database, and the signing keys it rotates. */
+export const cliEnv = sharedEnv.pick({ DATABASE_URL: true, LOG_LEVEL: true }).extend(signingKeyEnv.shape);
+
+/** Which process reads which variables. */
+export const processEnvs = { API: apiEnv, worker: workerEnv, CLI: cliEnv } as const;
+
 /**
  * Parses an environment with `schema`, or prints every problem and exits 1:
  * a process must not start half-configured.
@@ -53,4 +123,12 @@ export function parseEnv<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv 
   const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
   console.error(`Invalid environment:\n${problems.join("\n")}`);
   process.exit(1);
+}
+
+/**
+ * Reads `.env` from the working directory when there is one (`npm start`, `npm run dev`, the CLI).
+ * Variables already set in the environment win over the file.
+ */
+export function loadDotEnv(path = ".env"): void {
+  if (existsSync(path)) process.loadEnvFile(path);
 }

@@ -1,17 +1,45 @@
-import { pino } from "pino";
+import { createRequire } from "node:module";
+import { pino, type DestinationStream } from "pino";
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
+export interface LogSettings {
+  level: LogLevel;
+  /** Human-readable lines when writing to a terminal (development); JSON lines otherwise. */
+  pretty?: boolean;
+}
+
 /** Structured JSON logs. API keys and tokens are redacted wherever they appear by these names. */
-const options = (level: LogLevel) => ({
+const options = (level: LogLevel, name?: string) => ({
   level,
+  ...(name && { name }),
   redact: { paths: ["apiKey", "*.apiKey", "headers['x-api-key']", "token", "*.token"], censor: "[redacted]" },
 });
 
-/** A process's logger, at the level its own configuration gives. */
-export const createLogger = (level: LogLevel) => pino(options(level));
+/**
+ * pino-pretty, written synchronously to `fd`, when it is a terminal and the package is installed
+ * (it is a development dependency: production images have JSON only).
+ */
+function prettyStream(fd: 1 | 2): DestinationStream | undefined {
+  const isTerminal = fd === 1 ? process.stdout.isTTY : process.stderr.isTTY;
+  if (!isTerminal) return undefined;
+  try {
+    const pretty = createRequire(import.meta.url)("pino-pretty") as typeof import("pino-pretty");
+    return pretty({ destination: fd, sync: true, singleLine: true, ignore: "pid,hostname", translateTime: "SYS:HH:MM:ss.l" });
+  } catch {
+    return undefined;
+  }
+}
+
+function build(settings: LogSettings, name: string | undefined, fd: 1 | 2) {
+  const stream = (settings.pretty && prettyStream(fd)) || (fd === 2 ? pino.destination(2) : undefined);
+  return stream ? pino(options(settings.level, name), stream) : pino(options(settings.level, name));
+}
+
+/** A process's logger, at the level its own configuration gives, named for the process. */
+export const createLogger = (settings: LogSettings, name?: string) => build(settings, name, 1);
 
 /** For command-line tools, whose standard output is their answer: logs go to standard error. */
-export const stderrLogger = (level: LogLevel) => pino(options(level), pino.destination(2));
+export const stderrLogger = (settings: LogSettings) => build(settings, undefined, 2);
 
 export type Logger = ReturnType<typeof createLogger>;

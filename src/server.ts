@@ -1,4 +1,4 @@
-import { serve } from "@hono/node-server";
+import { serve, type ServerType } from "@hono/node-server";
 import { config } from "./config.js";
 import { closeDatabase, openDatabase } from "./db.js";
 import { redactedUrl, redis, waitForRedis } from "./redis.js";
@@ -16,11 +16,26 @@ if (!(await waitForRedis(30_000))) {
 // GraphQL answers are made with that Response too (see graphql/yoga.ts).
 const server = serve({ fetch: (request, env) => app.fetch(request, env), port: config.server.port }, (info) => {
   logger.info({ port: info.port }, `API listening: GraphQL at http://localhost:${info.port}/graphql`);
+  // `npm start` runs this process under a supervisor that waits for this message.
+  process.send?.({ listening: info.port });
 });
+exitWhenUnableToListen(server, "PORT", config.server.port);
 const app = createApp();
 const metricsServer = serve({ fetch: createMetricsApp().fetch, port: config.metrics.port }, (info) => {
   logger.info({ port: info.port }, `metrics at http://localhost:${info.port}/metrics`);
 });
+exitWhenUnableToListen(metricsServer, "METRICS_PORT", config.metrics.port);
+
+function exitWhenUnableToListen(listener: ServerType, variable: string, port: number) {
+  listener.once("error", (err: NodeJS.ErrnoException) => {
+    const reason =
+      err.code === "EADDRINUSE"
+        ? `port ${port} is already in use: stop the process holding it or set ${variable} to another port`
+        : `cannot listen on port ${port} (${err.code ?? err.message}): set ${variable} to a port this user may open`;
+    logger.fatal(`API stopped: ${reason}`);
+    process.exit(1);
+  });
+}
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -4,7 +4,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
-import { config } from "../config.js";
 import { closeDatabase, openDatabase } from "../db.js";
 import { createClient } from "../domain/clients/create.js";
 import type { DomainContext } from "../domain/context.js";
@@ -14,7 +13,7 @@ import { revokeApiKey } from "../domain/keys/revoke.js";
 import { createMerchant } from "../domain/merchants/create.js";
 import { rotateSigningKey } from "../domain/webhooks/key-files.js";
 import { createWallet } from "../domain/wallets/create.js";
-import { parseEnv, signingKeyEnv } from "../env.js";
+import { cliEnv, parseEnv } from "../env.js";
 import { stderrLogger } from "../logger.js";
 
 const USAGE = `Usage: npm run admin -- <command> [--json]
@@ -48,15 +47,16 @@ function parseCommandLine() {
 }
 
 const { values, positionals } = parseCommandLine();
+const env = parseEnv(cliEnv);
 
 const ctx: DomainContext = {
   actor: { kind: "operator" },
   requestId: randomUUID(),
-  logger: stderrLogger(config.log.level).child({ component: "admin" }),
+  logger: stderrLogger({ level: env.LOG_LEVEL }).child({ component: "admin" }),
   now: () => new Date(),
 };
 
-openDatabase(config.db, ctx.logger);
+openDatabase({ url: env.DATABASE_URL, poolSize: 2 }, ctx.logger);
 
 async function run(command: string): Promise<Record<string, unknown>> {
   switch (command) {
@@ -78,10 +78,9 @@ async function run(command: string): Promise<Record<string, unknown>> {
     case "wallet create":
       return createWallet(ctx, { currency: values.currency ?? "", balance: values.balance ?? "" });
     case "signing-key rotate": {
-      const keys = parseEnv(signingKeyEnv);
-      if (keys.WEBHOOK_SIGNING_KEY)
+      if (env.WEBHOOK_SIGNING_KEY)
         throw new UsageError("The worker signs with WEBHOOK_SIGNING_KEY; rotate by deploying a new key there.");
-      return rotateSigningKey(keys.WEBHOOK_SIGNING_KEY_DIR, keys.WEBHOOK_KEY_OVERLAP);
+      return rotateSigningKey(env.WEBHOOK_SIGNING_KEY_DIR, env.WEBHOOK_KEY_OVERLAP);
     }
     default:
       throw new UsageError(command ? `unknown command: ${command}` : "no command given");

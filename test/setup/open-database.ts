@@ -5,4 +5,4 @@
 import { openDatabase } from "../../src/db.js";
 import { createLogger } from "../../src/logger.js";
 
-openDatabase({ url: process.env["DATABASE_URL"]!, poolSize: 20 }, createLogger("silent"));
+openDatabase({ url: process.env["DATABASE_URL"]!, poolSize: 20 }, createLogger({ level: "silent" }));

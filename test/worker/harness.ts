@@ -66,7 +66,7 @@ export async function startReceiver(answer: (index: number) => { status?: number
 export function workerConfig(webhooks: Partial<WorkerConfig["webhooks"]> = {}): WorkerConfig {
   return {
     db: { url: fileEnv.DATABASE_URL, poolSize: 20 },
-    log: { level: "silent" },
+    log: { level: "silent", pretty: false },
     redis: { url: testEnv.REDIS_URL },
     queues: { prefix: `test-${randomUUID()}` },
     expiry: { sweepIntervalMs: 60_000 },
@@ -88,7 +88,7 @@ export function workerConfig(webhooks: Partial<WorkerConfig["webhooks"]> = {}): 
   };
 }
 
-export const silentLogger = createLogger("silent");
+export const silentLogger = createLogger({ level: "silent" });
 
 export async function withWorker<T>(config: WorkerConfig, run: () => Promise<T>): Promise<T> {
   const worker = await startWorker(config, silentLogger);

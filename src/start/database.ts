@@ -1,0 +1,63 @@
+import pg from "pg";
+import { createDatabase } from "../../prisma/create-database.js";
+import { StartupProblem, hostOf } from "./problem.js";
+
+/**
+ * Connects to the configured database, creating it when the server is there but the database is
+ * not. Every way this fails becomes one sentence naming what to fix in DATABASE_URL.
+ */
+export async function ensureDatabase(url: string): Promise<"found" | "created"> {
+  try {
+    await ping(url);
+    return "found";
+  } catch (err) {
+    if (codeOf(err) !== "3D000") throw databaseProblem(url, err);
+  }
+  await createDatabase(url).catch((err: unknown) => {
+    throw databaseProblem(url, err);
+  });
+  return "created";
+}
+
+async function ping(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+const codeOf = (err: unknown) => (err as { code?: string }).code;
+
+function databaseProblem(url: string, err: unknown): StartupProblem {
+  const at = hostOf(url, 5432);
+  const { username, pathname } = new URL(url);
+  const role = decodeURIComponent(username) || "(the default role)";
+  const database = decodeURIComponent(pathname.slice(1));
+  const message = (err as Error).message;
+  switch (codeOf(err)) {
+    case "ECONNREFUSED":
+      return new StartupProblem(
+        `Cannot reach PostgreSQL at ${at}: nothing is listening there. Start PostgreSQL or set DATABASE_URL to a running server.`,
+      );
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return new StartupProblem(`Cannot resolve the PostgreSQL host in DATABASE_URL (${at}): fix the host name.`);
+    case "28000":
+    case "28P01":
+      return new StartupProblem(
+        `PostgreSQL at ${at} refused role "${role}" (${message}): fix the user or password in DATABASE_URL.`,
+      );
+    case "42501":
+      return new StartupProblem(
+        `Database "${database}" does not exist and role "${role}" may not create it: create it, or use a role with CREATEDB in DATABASE_URL.`,
+      );
+    default:
+      return /timeout/i.test(message)
+        ? new StartupProblem(`PostgreSQL at ${at} did not answer within 5 s: check DATABASE_URL and that the server is up.`)
+        : new StartupProblem(`PostgreSQL at ${at} refused the connection (${message}): check DATABASE_URL.`);
+  }
+}

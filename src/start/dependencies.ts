@@ -1,0 +1,64 @@
+import { createServer } from "node:net";
+import { Redis } from "ioredis";
+import { StartupProblem, hostOf } from "./problem.js";
+
+/** Answers when Redis answers a PING within 3 s, or says in one sentence why not. */
+export async function checkRedis(url: string): Promise<void> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 3_000,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  let cause: NodeJS.ErrnoException | undefined;
+  redis.on("error", (err: NodeJS.ErrnoException) => (cause ??= err));
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (err) {
+    const at = hostOf(url, 6379);
+    const { code, message } = cause ?? (err as NodeJS.ErrnoException);
+    throw new StartupProblem(
+      code === "ECONNREFUSED"
+        ? `Cannot reach Redis at ${at}: nothing is listening there. Start Redis or set REDIS_URL to a running server.`
+        : /NOAUTH|WRONGPASS/.test(message)
+          ? `Redis at ${at} refused the credentials in REDIS_URL (${message}): fix them.`
+          : `Redis at ${at} did not answer (${code ?? message}): check REDIS_URL and that the server is up.`,
+    );
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Fails when `port` cannot be listened on, naming the variable that sets it. Port 0 is always free. */
+export async function checkPortFree(port: number, variable: string): Promise<void> {
+  if (port === 0) return;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once("error", reject);
+    probe.listen(port, () => probe.close(() => resolve()));
+  }).catch((err: NodeJS.ErrnoException) => {
+    throw new StartupProblem(
+      err.code === "EADDRINUSE"
+        ? `Port ${port} is already in use (another npm start?): stop the process holding it or set ${variable} to a free port.`
+        : `Cannot listen on port ${port} (${err.code ?? err.message}): set ${variable} to a port this user may open.`,
+    );
+  });
+}
+
+/** Resolves with `port` once the API answers /health there; rejects if `gaveUp` settles first or after 60 s. */
+export async function untilHealthy(port: number, gaveUp: Promise<unknown>): Promise<number> {
+  let over = false;
+  void gaveUp.finally(() => (over = true));
+  const deadline = Date.now() + 60_000;
+  while (!over && Date.now() < deadline) {
+    const healthy = await fetch(`http://127.0.0.1:${port}/health`).then(
+      (answer) => answer.ok,
+      () => false,
+    );
+    if (healthy) return port;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the API did not answer /health on port ${port}`);
+}

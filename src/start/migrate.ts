@@ -1,0 +1,16 @@
+/**
+ * `npm run db:deploy`, and the migration step of a deployment (`node dist/src/start/migrate.js`):
+ * checks the configuration, creates the database when missing and applies pending migrations.
+ */
+import { prepareDatabase, readConfiguration } from "./prepare.js";
+import { StartupProblem } from "./problem.js";
+
+try {
+  const say = (line: string) => console.log(`payreq: ${line}`);
+  const { api } = await readConfiguration(say, { fromSources: false });
+  await prepareDatabase(api.DATABASE_URL, say);
+} catch (err) {
+  if (!(err instanceof StartupProblem)) throw err;
+  console.error(`payreq: ${err.message}`);
+  process.exitCode = 1;
+}

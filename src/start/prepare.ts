@@ -1,0 +1,39 @@
+import { apiEnv, loadDotEnv, parseEnv, workerEnv } from "../env.js";
+import { checkConfiguration } from "./configuration.js";
+import { ensureDatabase } from "./database.js";
+import { projectRoot } from "./entrypoints.js";
+import { ensureGeneratedClient } from "./generated-client.js";
+import { applyMigrations, pendingMigrations } from "./migrations.js";
+import { hostOf } from "./problem.js";
+
+export type Say = (line: string) => void;
+
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+
+/**
+ * The steps before the processes start, each saying what it did and throwing a StartupProblem that
+ * says what to fix. First: read .env, check the whole configuration, and, when running from
+ * sources, generate the Prisma client if it is stale.
+ */
+export async function readConfiguration(say: Say, { fromSources }: { fromSources: boolean }) {
+  loadDotEnv();
+  checkConfiguration();
+  const since = performance.now();
+  if (fromSources && (await ensureGeneratedClient(projectRoot))) say(`generated the Prisma client (${seconds(since)})`);
+  return { api: parseEnv(apiEnv), worker: parseEnv(workerEnv) };
+}
+
+/** Creates the database when missing, and applies migrations only when some are pending. */
+export async function prepareDatabase(url: string, say: Say): Promise<void> {
+  const database = `database "${decodeURIComponent(new URL(url).pathname.slice(1))}" at ${hostOf(url, 5432)}`;
+  if ((await ensureDatabase(url)) === "created") say(`created the ${database}`);
+  const pending = await pendingMigrations(url, projectRoot);
+  if (pending.length) {
+    const since = performance.now();
+    say(`applying ${pending.length} migration${pending.length > 1 ? "s" : ""} to the ${database}…`);
+    await applyMigrations(projectRoot);
+    say(`migrations applied (${seconds(since)})`);
+  } else {
+    say(`the ${database} is at the latest migration`);
+  }
+}

@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import type { Entrypoint } from "./entrypoints.js";
+
+export interface Supervised {
+  /** Resolves with the port the API listens on, or rejects when a process stops first. */
+  listening: Promise<number>;
+  /** Resolves with the exit code for the whole group once every process has stopped. */
+  stopped: Promise<number>;
+}
+
+/**
+ * Runs the processes as one group: SIGTERM or SIGINT stops them all (each shuts down gracefully,
+ * and is killed if it has not within `stopTimeoutMs`); one that stops by itself stops the others,
+ * and the group's exit code is its code. Nothing is left running behind the supervisor.
+ */
+export function supervise(
+  entrypoints: Entrypoint[],
+  { stopTimeoutMs, say }: { stopTimeoutMs: number; say: (line: string) => void },
+): Supervised {
+  let exitCode: number | undefined;
+  let signalled = false;
+  const running = new Map<ChildProcess, string>();
+  let announceListening: (port: number) => void = () => {};
+  let failBeforeListening: (err: Error) => void = () => {};
+  const listening = new Promise<number>((resolve, reject) => {
+    announceListening = resolve;
+    failBeforeListening = reject;
+  });
+  listening.catch(() => {});
+
+  function stopAll(reason: string) {
+    if (signalled) return;
+    signalled = true;
+    if (running.size) say(`${reason}: stopping ${[...running.values()].join(" and ")}`);
+    for (const child of running.keys()) child.kill("SIGTERM");
+    setTimeout(() => {
+      for (const [child, name] of running) {
+        say(`${name} did not stop within ${stopTimeoutMs / 1000} s: killing it`);
+        child.kill("SIGKILL");
+      }
+    }, stopTimeoutMs).unref();
+  }
+
+  const stopped = new Promise<number>((resolve) => {
+    for (const { name, args } of entrypoints) {
+      const child = spawn(process.execPath, args, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+      running.set(child, name);
+      child.on("message", (message: { listening?: number }) => {
+        if (typeof message.listening === "number") announceListening(message.listening);
+      });
+      child.once("exit", (code, signal) => {
+        running.delete(child);
+        if (!signalled) {
+          say(`the ${name} stopped (${signal ?? `exit code ${code}`})`);
+          exitCode = code || 1;
+          failBeforeListening(new Error(`the ${name} stopped before the API was listening`));
+          stopAll(`the ${name} stopped`);
+        } else if (code !== 0) {
+          exitCode ??= code ?? 1;
+        }
+        if (running.size === 0) resolve(exitCode ?? 0);
+      });
+    }
+  });
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => stopAll(signal));
+  return { listening, stopped };
+}
