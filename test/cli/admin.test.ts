@@ -82,4 +82,16 @@ describe("admin CLI", () => {
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("Usage: npm run admin");
   });
+
+  it("prints nothing but its JSON on stdout when run through npm as the README shows (--silent)", async () => {
+    const { stdout } = await run(
+      "npm",
+      ["run", "--silent", "admin", "--", "wallet", "create", "--currency", "NZD", "--balance", "5", "--json"],
+      {
+        env: process.env,
+      },
+    );
+    const { walletId } = JSON.parse(stdout) as { walletId: string };
+    expect(await db.sandboxWallet.findUniqueOrThrow({ where: { id: walletId } })).toMatchObject({ balance: 5n });
+  });
 });

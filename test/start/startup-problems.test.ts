@@ -1,0 +1,82 @@
+/**
+ * What `npm start` says when it cannot start: one sentence naming what to fix, exit code 1, no
+ * stack trace, nothing started.
+ */
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { createServer, type Server } from "node:net";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+
+async function start(env: Record<string, string>) {
+  try {
+    await run(process.execPath, ["--import", "tsx", "src/start/main.ts"], {
+      env: { ...process.env, PORT: "0", METRICS_PORT: "0", ...env },
+      timeout: 30_000,
+    });
+    return { code: 0, stderr: "" };
+  } catch (error) {
+    const failed = error as { code: number; stderr: string };
+    return { code: failed.code, stderr: failed.stderr };
+  }
+}
+
+const listen = (server: Server) =>
+  new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)));
+
+describe("npm start refuses to start, saying what to fix in one sentence", () => {
+  let held: Server;
+  let heldPort: number;
+  /** A loopback port where nothing listens: one that was just freed. */
+  let closedPort: number;
+  beforeAll(async () => {
+    held = createServer();
+    heldPort = await listen(held);
+    const probe = createServer();
+    closedPort = await listen(probe);
+    await new Promise((resolve) => probe.close(resolve));
+  });
+  afterAll(() => new Promise((resolve) => held.close(resolve)));
+
+  const cases: [string, () => Record<string, string>, RegExp][] = [
+    [
+      "a DATABASE_URL that is not a URL",
+      () => ({ DATABASE_URL: "not-a-url" }),
+      /^payreq: The configuration is invalid: DATABASE_URL \(expected a PostgreSQL URL[^\n]*\)\. Fix the environment or \.env/,
+    ],
+    [
+      "several bad variables at once",
+      () => ({ PORT: "http", WEBHOOK_TIMEOUT: "soon" }),
+      /^payreq: The configuration is invalid: PORT \([^)]*\), WEBHOOK_TIMEOUT \([^)]*\)\./,
+    ],
+    [
+      "Redis not running",
+      () => ({ REDIS_URL: `redis://127.0.0.1:${closedPort}` }),
+      /^payreq: Cannot reach Redis at 127\.0\.0\.1:\d+: nothing is listening there\. Start Redis or set REDIS_URL/,
+    ],
+    [
+      "the port in use",
+      () => ({ PORT: String(heldPort) }),
+      /^payreq: Port \d+ is already in use \(another npm start\?\): stop the process holding it or set PORT to a free port\./,
+    ],
+    [
+      "PostgreSQL not running",
+      () => ({ DATABASE_URL: `postgresql://postgres@127.0.0.1:${closedPort}/payreq` }),
+      /^payreq: Cannot reach PostgreSQL at 127\.0\.0\.1:\d+: nothing is listening there\. Start PostgreSQL or set DATABASE_URL/,
+    ],
+    [
+      "a role PostgreSQL refuses",
+      () => ({ DATABASE_URL: `postgresql://nobody_${randomUUID().slice(0, 8)}@127.0.0.1:5432/payreq` }),
+      /^payreq: PostgreSQL at 127\.0\.0\.1:5432 refused role "nobody_\w+" \([^)]*\): fix the user or password in DATABASE_URL\./,
+    ],
+  ];
+
+  it.each(cases)("%s", async (_, env, sentence) => {
+    const { code, stderr } = await start(env());
+    expect(code).toBe(1);
+    expect(stderr).toMatch(sentence);
+    expect(stderr.trim().split("\n")).toHaveLength(1);
+  });
+});

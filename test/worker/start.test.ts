@@ -1,0 +1,153 @@
+/**
+ * The service as an operator starts it: `npm start` on a new database, and the production build
+ * (`dist/`, no tsx) started the way `npm run start:prod` does. Both are stopped with SIGTERM, as a
+ * process manager would, and must leave nothing running.
+ */
+import { execFile, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { testDatabases } from "../../vitest.config.js";
+import { fileEnv, startReceiver, until, verifyNotification } from "./harness.js";
+
+const run = promisify(execFile);
+
+/** Every process whose environment carries `mark`: what a group started with it left running. */
+function processesMarked(mark: string): { pid: number; command: string }[] {
+  const found = [];
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/environ`, "latin1").includes(mark)) continue;
+      found.push({ pid: Number(pid), command: readFileSync(`/proc/${pid}/cmdline`, "latin1").replaceAll("\0", " ") });
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
+/** Starts a command as `npm start` would be, and waits until it says the API is ready. */
+async function startGroup(command: string, args: string[], env: Record<string, string>) {
+  const mark = `PAYREQ_START_TEST=${randomUUID()}`;
+  const child = spawn(command, args, {
+    env: { ...process.env, PORT: "0", METRICS_PORT: "0", LOG_LEVEL: "info", ...env, [mark.split("=")[0]!]: mark.split("=")[1]! },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  let gone = false;
+  void exited.then(() => (gone = true));
+  const ready = await until(
+    () => (gone ? "exited" : /payreq: ready in [\d.]+ s: GraphQL at http:\/\/localhost:(\d+)\/graphql/.exec(output)),
+    (found) => found !== null,
+    60_000,
+    `"${command} ${args.join(" ")}" to say it is ready`,
+  );
+  if (ready === "exited") throw new Error(`${command} ${args.join(" ")} exited before it was ready:\n${output}`);
+  return {
+    base: `http://127.0.0.1:${ready![1]}`,
+    output: () => output,
+    processes: () => processesMarked(mark),
+    async stop(signal: NodeJS.Signals) {
+      child.kill(signal);
+      const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve("still running"), 30_000))]);
+      return code;
+    },
+  };
+}
+
+const readyAnswer = async (base: string) => (await fetch(`${base}/ready`)).status;
+
+describe("npm start", () => {
+  const newDatabase = `postgresql://postgres@127.0.0.1:5432/${testDatabases.workerPrefix}start_${randomUUID().slice(0, 8)}`;
+
+  it("creates and migrates a new database, prints working demo keys, and SIGTERM stops API and worker", async () => {
+    const group = await startGroup("npm", ["start"], { DATABASE_URL: newDatabase });
+    const migrations = readdirSync("prisma/migrations", { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    expect(group.output()).toContain(`payreq: applying ${migrations.length} migrations`);
+    expect(await readyAnswer(group.base)).toBe(200);
+
+    const keys = await until(
+      () => /merchantId\s+(\S+)\n\s+merchant key\s+(mk_\S+)/.exec(group.output()),
+      (found) => found !== null,
+      20_000,
+      "the demo merchant's keys",
+    );
+    const info = await fetch(`${group.base}/api/merchants.configurations.info?merchantId=${keys![1]}`, {
+      headers: { "x-api-key": keys![2]! },
+    });
+    expect(info.status).toBe(200);
+
+    const running = group.processes().map((p) => p.command);
+    expect(running.some((command) => command.includes("src/server.ts"))).toBe(true);
+    expect(running.some((command) => command.includes("worker/index.ts"))).toBe(true);
+    expect(await group.stop("SIGTERM")).toBe(0);
+    expect(group.processes()).toEqual([]);
+    expect(group.output()).not.toMatch(/WARNING|will NOT be used/);
+  });
+});
+
+describe("the production build", () => {
+  const outDir = `.data/dist-test-${randomUUID().slice(0, 8)}`;
+  afterAll(() => rm(outDir, { recursive: true, force: true }));
+
+  it("runs API, worker and CLI without tsx: a payment is announced, and SIGTERM stops both", async () => {
+    await run(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json", "--outDir", outDir]);
+    const env = { DATABASE_URL: fileEnv.DATABASE_URL, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_ISSUER: "payreq-test" };
+
+    const { stdout } = await run(
+      process.execPath,
+      [`${outDir}/src/cli/admin.js`, "merchant", "create", "--name", "Dist", "--json"],
+      {
+        env: { ...process.env, ...env },
+      },
+    );
+    const merchant = JSON.parse(stdout) as { merchantId: string; apiKey: string };
+
+    const group = await startGroup(process.execPath, [`${outDir}/src/start/main.js`], env);
+    expect(group.output()).toContain("is at the latest migration");
+    const running = group.processes().map((p) => p.command);
+    expect(
+      running.filter((command) => command.includes(`${outDir}/src/server.js`) || command.includes(`${outDir}/worker/index.js`)),
+    ).toHaveLength(2);
+    expect(running.filter((command) => command.includes("tsx"))).toEqual([]);
+
+    const receiver = await startReceiver();
+    const call = (operation: string, params: Record<string, string>) =>
+      fetch(`${group.base}/api/${operation}`, {
+        method: "POST",
+        headers: { "x-api-key": merchant.apiKey },
+        body: new URLSearchParams(params),
+      }).then(async (answer) => ({ status: answer.status, body: (await answer.json()) as Record<string, string> }));
+    const created = await call("requests.create", {
+      merchantId: merchant.merchantId,
+      asset: "NZD",
+      amount: "300",
+      notifyUrl: receiver.url,
+    });
+    expect(created.status).toBe(200);
+    const paid = await call("requests.pay", {
+      requestId: created.body["requestId"]!,
+      ledger: "test.uplink",
+      authorization: "ok",
+    });
+    expect(paid.status).toBe(200);
+    const [notification] = await until(
+      () => receiver.received,
+      (received) => received.length === 1,
+      20_000,
+    );
+    expect((await verifyNotification(notification!.token)).transaction).toMatchObject({
+      transactionType: "PURCHASE",
+      amount: 300,
+    });
+    await receiver.close();
+
+    expect(await group.stop("SIGTERM")).toBe(0);
+    expect(group.processes()).toEqual([]);
+  });
+});
