@@ -1,8 +1,8 @@
 import { defineConfig } from "prisma/config";
 import { PrismaPg } from "@prisma/adapter-pg";
 
-// The CLI runs offline through the WebAssembly schema engine and the pg adapter;
-// see ../shared/notes/prisma-offline.md. The default URL matches src/config.ts.
+// The CLI runs offline through the WebAssembly schema engine and the pg adapter (Prisma 6.19.3:
+// Prisma 7 dropped that engine). The default URL matches src/env.ts.
 process.env.DATABASE_URL ??= "postgresql://postgres@127.0.0.1:5432/payreq";
 
 export default defineConfig({

@@ -1,5 +1,5 @@
 /**
- * Expected failures. Every error carries a stable CODE from shared/spec/contract.md and a message
+ * Expected failures. Every error carries a stable CODE (docs/api.md lists them) and a message
  * that is safe to show to the caller. Anything that is not a DomainError is a bug.
  */
 
