@@ -52,10 +52,11 @@ async function startGroup(command: string, args: string[], env: Record<string, s
     base: `http://127.0.0.1:${ready![1]}`,
     output: () => output,
     processes: () => processesMarked(mark),
-    async stop(signal: NodeJS.Signals) {
+    /** Its exit code, or "still running" after 30 s. */
+    exited: () => Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve("still running"), 30_000))]),
+    stop(signal: NodeJS.Signals) {
       child.kill(signal);
-      const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve("still running"), 30_000))]);
-      return code;
+      return this.exited();
     },
   };
 }
@@ -95,7 +96,7 @@ describe("the production build", () => {
   const outDir = `.data/dist-test-${randomUUID().slice(0, 8)}`;
   afterAll(() => rm(outDir, { recursive: true, force: true }));
 
-  it("runs API, worker and CLI without tsx: a payment is announced, and SIGTERM stops both", async () => {
+  it("runs API, worker and CLI without tsx: a payment is announced, and the API stops when the worker dies", async () => {
     await run(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json", "--outDir", outDir]);
     const env = { DATABASE_URL: fileEnv.DATABASE_URL, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_ISSUER: "payreq-test" };
 
@@ -147,7 +148,11 @@ describe("the production build", () => {
     });
     await receiver.close();
 
-    expect(await group.stop("SIGTERM")).toBe(0);
+    // A process that dies takes the group down with it: no API left running without its worker.
+    const worker = group.processes().find((p) => p.command.includes(`${outDir}/worker/index.js`))!;
+    process.kill(worker.pid, "SIGKILL");
+    expect(await group.exited()).toBe(1);
+    expect(group.output()).toContain("payreq: the worker stopped (SIGKILL)");
     expect(group.processes()).toEqual([]);
   });
 });
