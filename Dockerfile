@@ -1,0 +1,36 @@
+# syntax=docker/dockerfile:1
+# The service's image: the API by default (`node dist/src/server.js`); the worker and the one-off
+# migration run from the same image with another command (see compose.yaml).
+ARG NODE_VERSION=24
+
+# Compile TypeScript to dist/ with every dependency, exactly as locked.
+FROM node:${NODE_VERSION}-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+# The production dependencies alone, exactly as locked.
+FROM node:${NODE_VERSION}-bookworm-slim AS dependencies
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM node:${NODE_VERSION}-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    PORT=4000 \
+    WEBHOOK_SIGNING_KEY_DIR=/var/lib/payreq/signing-keys
+WORKDIR /app
+# The key directory belongs to the unprivileged user, so a volume mounted there is writable.
+RUN mkdir -p /var/lib/payreq/signing-keys && chown -R node:node /var/lib/payreq
+COPY --from=dependencies /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# The migration command runs Prisma's CLI, which reads its configuration, the schema and the migrations.
+COPY package.json prisma.config.ts ./
+COPY prisma ./prisma
+USER node
+EXPOSE 4000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/ready`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "dist/src/server.js"]

