@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
-import Ajv2019 from "ajv/dist/2019.js";
+import { Ajv2019 } from "ajv/dist/2019.js";
 import { DockerfileParser } from "dockerfile-ast";
 import { validate as lintDockerfile } from "dockerfile-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
