@@ -32,4 +32,7 @@ async function appliedMigrations(url: string): Promise<string[]> {
 }
 
 /** Applies the pending migrations with `prisma migrate deploy` (the WebAssembly engine, offline). */
-export const applyMigrations = (root: string) => runPrismaCli(root, ["migrate", "deploy"]);
+export const applyMigrations = (root: string) =>
+  runPrismaCli(root, ["migrate", "deploy"], {
+    doneWhen: /^(All migrations have been successfully applied|No pending migrations to apply)\.$/m,
+  });
