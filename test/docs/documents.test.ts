@@ -1,0 +1,101 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { parseEnv } from "node:util";
+import { Lexer, type Token, type Tokens } from "marked";
+import { describe, expect, it } from "vitest";
+import { processEnvs } from "../../src/env.js";
+
+const root = resolve(import.meta.dirname, "../..");
+const documents = ["README.md", ...readdirSync(join(root, "docs")).map((file) => `docs/${file}`)].filter((file) =>
+  file.endsWith(".md"),
+);
+const tokensOf = (file: string) => new Lexer({ gfm: true }).lex(readFileSync(join(root, file), "utf8"));
+
+function walk(tokens: Token[], visit: (token: Token) => void) {
+  for (const token of tokens) {
+    visit(token);
+    const children = [
+      ...("tokens" in token && token.tokens ? token.tokens : []),
+      ...(token.type === "list" ? (token as Tokens.List).items : []),
+      ...(token.type === "table"
+        ? [...(token as Tokens.Table).header, ...(token as Tokens.Table).rows.flat()].flatMap((cell) => cell.tokens)
+        : []),
+    ];
+    walk(children, visit);
+  }
+}
+
+/** The README's configuration table as rendered: variable → the processes its "used by" cell names. */
+function configurationTable(): Map<string, Set<string>> {
+  const tokens = tokensOf("README.md");
+  const heading = tokens.findIndex((t) => t.type === "heading" && (t as Tokens.Heading).text === "Configuration");
+  const next = tokens.slice(heading + 1).find((t) => t.type !== "space" && t.type !== "paragraph");
+  expect(next?.type, "the Configuration section's first block is a table").toBe("table");
+  const table = next as Tokens.Table;
+  const column = (name: string) => table.header.findIndex((cell) => cell.text.toLowerCase() === name);
+  const [variable, usedBy] = [column("variable"), column("used by")];
+  const all = Object.keys(processEnvs);
+  return new Map(
+    table.rows.map((row) => [
+      row[variable]!.text.replaceAll("`", ""),
+      new Set(
+        row[usedBy]!.text.trim() === "all"
+          ? all
+          : row[usedBy]!.text.split(/,|\band\b/)
+              .map((name) => name.trim())
+              .filter(Boolean),
+      ),
+    ]),
+  );
+}
+
+describe("the documentation", () => {
+  it("lists every variable in one rendered configuration table, with the processes that truly read it", () => {
+    const expected = new Map<string, Set<string>>();
+    for (const [process, schema] of Object.entries(processEnvs)) {
+      for (const name of Object.keys(schema.shape)) expected.set(name, (expected.get(name) ?? new Set()).add(process));
+    }
+    const table = configurationTable();
+    expect([...table.keys()].sort()).toEqual([...expected.keys()].sort());
+    for (const [name, processes] of expected) expect([name, [...table.get(name)!].sort()]).toEqual([name, [...processes].sort()]);
+  });
+
+  it("gives every variable in .env.example, and no other", () => {
+    const names = readFileSync(join(root, ".env.example"), "utf8")
+      .split("\n")
+      .map((line) => /^#?\s*([A-Z][A-Z0-9_]+)=/.exec(line)?.[1])
+      .filter(Boolean);
+    const expected = new Set(Object.values(processEnvs).flatMap((schema) => Object.keys(schema.shape)));
+    expect([...names].sort()).toEqual([...expected].sort());
+  });
+
+  it("gives in .env.example the defaults, in a form .env accepts", () => {
+    const example = parseEnv(readFileSync(join(root, ".env.example"), "utf8"));
+    for (const schema of Object.values(processEnvs)) expect(schema.parse(example)).toEqual(schema.parse({}));
+  });
+
+  it("links only to files inside the repository, local addresses and example hosts", () => {
+    const outside: string[] = [];
+    for (const file of documents) {
+      walk(tokensOf(file), (token) => {
+        if (token.type !== "link" && token.type !== "image") return;
+        const href = (token as Tokens.Link).href;
+        if (href.startsWith("#")) return;
+        if (/^[a-z]+:/i.test(href)) {
+          const { hostname } = new URL(href);
+          if (!["localhost", "127.0.0.1"].includes(hostname) && !/(^|\.)example$|\.example\.(com|org)$/.test(hostname))
+            outside.push(`${file}: ${href}`);
+          return;
+        }
+        const target = resolve(root, dirname(file), href.split("#")[0]!);
+        if (relative(root, target).startsWith("..") || !existsSync(target)) outside.push(`${file}: ${href}`);
+      });
+    }
+    expect(outside).toEqual([]);
+  });
+
+  it("never points readers at the team's private notes", () => {
+    for (const file of documents)
+      expect([file, readFileSync(join(root, file), "utf8").includes("../shared")]).toEqual([file, false]);
+  });
+});
