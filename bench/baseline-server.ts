@@ -4,11 +4,12 @@
  * read), on plain node:http and pg with no framework and no ORM. A stand-in for this box's limit.
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import pg from "pg";
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-const port = Number(process.env.PORT ?? 4401);
+const port = Number(process.env.PORT ?? 0);
 
 async function body(req: IncomingMessage): Promise<Record<string, string>> {
   let text = "";
@@ -81,4 +82,7 @@ createServer(async (req, res) => {
   } catch (error) {
     res.writeHead(500).end(String(error));
   }
-}).listen(port, "127.0.0.1");
+}).listen(port, "127.0.0.1", function (this: Server) {
+  // The bench starts this with an IPC channel and learns the port from this message.
+  process.send?.({ listening: (this.address() as AddressInfo).port });
+});
