@@ -20,7 +20,6 @@ export const projectRoot = (() => {
 
 /** The tree the entry points are in: `src/..` for sources, `dist/` for the build. */
 const tree = join(dirname(here), "..", "..");
-const ext = compiled ? "js" : "ts";
 
 export interface Entrypoint {
   name: "API" | "worker";
@@ -28,14 +27,21 @@ export interface Entrypoint {
   args: string[];
 }
 
-/** How to run the API and the worker: compiled, through tsx, or through tsx in watch mode. */
-export function entrypoints({ watch }: { watch: boolean }): Entrypoint[] {
-  const files = { API: join(tree, "src", `server.${ext}`), worker: join(tree, "worker", `index.${ext}`) };
-  const run = (file: string) => {
-    if (compiled) return [file];
-    if (!watch) return ["--import", "tsx", file];
-    const tsx = createRequire(join(projectRoot, "package.json")).resolve("tsx/cli");
-    return [tsx, "watch", "--clear-screen=false", file];
+/**
+ * How to run the API and the worker: from the build (`dist/`), through tsx in watch mode, or from
+ * the sources transpiled into `transpiled` (see transpile.ts).
+ */
+export function entrypoints(how: { watch: true } | { watch: false; transpiled?: string }): Entrypoint[] {
+  const file = (name: "API" | "worker", root: string, ext: string) =>
+    join(root, ...(name === "API" ? ["src", `server.${ext}`] : ["worker", `index.${ext}`]));
+  const run = (name: "API" | "worker") => {
+    if (compiled) return [file(name, tree, "js")];
+    if (how.watch) {
+      const tsx = createRequire(join(projectRoot, "package.json")).resolve("tsx/cli");
+      return [tsx, "watch", "--clear-screen=false", file(name, tree, "ts")];
+    }
+    if (!how.transpiled) throw new Error("the sources must be transpiled first (transpile.ts)");
+    return ["--enable-source-maps", file(name, how.transpiled, "js")];
   };
-  return (["API", "worker"] as const).map((name) => ({ name, args: run(files[name]) }));
+  return (["API", "worker"] as const).map((name) => ({ name, args: run(name) }));
 }

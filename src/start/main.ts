@@ -3,22 +3,25 @@
  * prepares configuration and database, checks Redis and the ports, then runs the API and the worker
  * as one group that SIGTERM or SIGINT stops together.
  */
+import { rm } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { checkPortFree, checkRedis, untilHealthy } from "./dependencies.js";
-import { entrypoints } from "./entrypoints.js";
+import { entrypoints, projectRoot } from "./entrypoints.js";
 import { prepareDatabase, readConfiguration, type Say } from "./prepare.js";
 import { StartupProblem } from "./problem.js";
 import { supervise } from "./supervisor.js";
+import { transpileSources } from "./transpile.js";
 
 const started = performance.now();
 const { values: flags } = parseArgs({
   options: { demo: { type: "boolean", default: false }, watch: { type: "boolean", default: false } },
 });
 const say: Say = (line) => console.log(`payreq: ${line}`);
+const fromSources = import.meta.url.endsWith(".ts");
 
 const settings = await (async () => {
   try {
-    const configuration = await readConfiguration(say, { fromSources: import.meta.url.endsWith(".ts") });
+    const configuration = await readConfiguration(say, { fromSources });
     const { api } = configuration;
     await checkRedis(api.REDIS_URL);
     await checkPortFree(api.PORT, "PORT");
@@ -33,7 +36,9 @@ const settings = await (async () => {
 })();
 
 say(`starting the API and the worker${flags.watch ? " in watch mode" : ""}`);
-const group = supervise(entrypoints({ watch: flags.watch }), {
+// Watch mode runs tsx, which reloads on change; a plain start runs the sources transpiled.
+const transpiled = fromSources && !flags.watch ? await transpileSources(projectRoot) : undefined;
+const group = supervise(entrypoints(flags.watch ? { watch: true } : { watch: false, transpiled }), {
   // The worker waits SHUTDOWN_TIMEOUT for deliveries in flight, then closes its connections.
   stopTimeoutMs: settings.worker.SHUTDOWN_TIMEOUT + 10_000,
   say,
@@ -57,3 +62,4 @@ if (port !== undefined) {
   }
 }
 process.exitCode = await group.stopped;
+if (transpiled) await rm(transpiled, { recursive: true, force: true });

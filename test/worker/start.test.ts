@@ -5,7 +5,7 @@
  */
 import { execFile, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
@@ -102,11 +102,15 @@ describe("npm start", () => {
     });
     expect(info.status).toBe(200);
 
+    // The API and the worker run as the sources transpiled for this start, in a folder of its own.
     const running = group.processes().map((p) => p.command);
-    expect(running.some((command) => command.includes("src/server.ts"))).toBe(true);
-    expect(running.some((command) => command.includes("worker/index.ts"))).toBe(true);
+    const api = running.find((command) => /\.data\/run\/[^/ ]+\/src\/server\.js/.test(command));
+    expect(api, running.join("\n")).toBeDefined();
+    const runFolder = /(\S*\.data\/run\/[^/ ]+)\//.exec(api!)![1]!;
+    expect(running.some((command) => command.includes(`${runFolder}/worker/index.js`))).toBe(true);
     expect(await group.stop("SIGTERM")).toBe(0);
     expect(group.processes()).toEqual([]);
+    expect(existsSync(runFolder), "the transpiled folder is removed when the group stops").toBe(false);
     expect(group.output()).not.toMatch(/WARNING|will NOT be used/);
   });
 });
