@@ -7,15 +7,13 @@ import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
 import { usePrometheus } from "@graphql-yoga/plugin-prometheus";
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
-import { createYoga, maskError } from "graphql-yoga";
+import { createYoga } from "graphql-yoga";
 import { config } from "../config.js";
-import { GraphQLError } from "graphql";
-import { isDatabaseUnavailable } from "../db.js";
-import { DomainError, ExternalServiceError } from "../domain/errors.js";
 import { logger } from "../api-logger.js";
 import type { RequestChangeFeed } from "../pubsub/request-changes.js";
 import { metricsRegistry } from "../transport/metrics.js";
 import { graphQLContextFactory } from "./context.js";
+import { maskUnexpectedError } from "./mask-error.js";
 import { sharingTheDatabase } from "./database-share.js";
 import { MAX_ALIASES, useOperationBounds } from "./operation-bounds.js";
 import { useRateLimit } from "./rate-limit.js";
@@ -88,19 +86,7 @@ export function createGraphQLHandler(changes: RequestChangeFeed, settings = conf
       useGraphQlJit(),
     ],
     logging: logger.child({ component: "graphql" }),
-    maskedErrors: {
-      maskError(error, message, isDev) {
-        // A DomainError already carries its CODE in extensions (see DomainError.extensions).
-        // Duck-typed: graphql's CJS and ESM builds can both be loaded, so instanceof GraphQLError is unreliable.
-        const original = (error as { originalError?: unknown }).originalError ?? error;
-        if (original instanceof DomainError) return error as Error;
-        if (isDatabaseUnavailable(original)) {
-          const unavailable = new ExternalServiceError();
-          return new GraphQLError(unavailable.message, { extensions: unavailable.extensions });
-        }
-        // Yoga logs what it masks (logging: above).
-        return maskError(error, message, isDev);
-      },
-    },
+    // Yoga logs what it masks (logging: above).
+    maskedErrors: { maskError: maskUnexpectedError },
   });
 }
