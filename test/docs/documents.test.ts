@@ -25,6 +25,22 @@ function walk(tokens: Token[], visit: (token: Token) => void) {
   }
 }
 
+/** The anchors a markdown renderer gives the file's headings (GitHub's rule: lower case, no punctuation, spaces to hyphens, repeats numbered). */
+function anchorsOf(file: string): Set<string> {
+  const anchors = new Set<string>();
+  for (const token of tokensOf(file)) {
+    if (token.type !== "heading") continue;
+    const slug = (token as Tokens.Heading).text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+      .replace(/\s/g, "-");
+    let anchor = slug;
+    for (let n = 1; anchors.has(anchor); n++) anchor = `${slug}-${n}`;
+    anchors.add(anchor);
+  }
+  return anchors;
+}
+
 /** The README's configuration table as rendered: variable → the processes its "used by" cell names. */
 function configurationTable(): Map<string, Set<string>> {
   const tokens = tokensOf("README.md");
@@ -92,6 +108,21 @@ describe("the documentation", () => {
       });
     }
     expect(outside).toEqual([]);
+  });
+
+  it("links only to headings that exist", () => {
+    const missing: string[] = [];
+    for (const file of documents) {
+      walk(tokensOf(file), (token) => {
+        if (token.type !== "link") return;
+        const href = (token as Tokens.Link).href;
+        if (/^[a-z]+:/i.test(href) || !href.includes("#")) return;
+        const [path, anchor] = href.split("#") as [string, string];
+        const target = path ? relative(root, resolve(root, dirname(file), path)) : file;
+        if (target.endsWith(".md") && !anchorsOf(target).has(anchor)) missing.push(`${file}: ${href}`);
+      });
+    }
+    expect(missing).toEqual([]);
   });
 
   it("never points readers at the team's private notes", () => {
