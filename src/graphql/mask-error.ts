@@ -1,9 +1,7 @@
 import { GraphQLError } from "graphql";
-import { maskError, type YogaServerOptions } from "graphql-yoga";
+import { maskError, type MaskError } from "graphql-yoga";
 import { isDatabaseUnavailable } from "../db.js";
 import { DomainError, ExternalServiceError } from "../domain/errors.js";
-
-type MaskError = Exclude<Exclude<YogaServerOptions<object, object>["maskedErrors"], boolean | undefined>["maskError"], undefined>;
 
 /**
  * What a GraphQL client is told of a failure: a DomainError as it is (its CODE in extensions), a lost
