@@ -7,6 +7,7 @@ export const config = {
   env: env.NODE_ENV,
   server: { port: env.PORT, corsOrigins: env.CORS_ORIGINS },
   metrics: { port: env.METRICS_PORT },
+  shutdown: { timeoutMs: env.SHUTDOWN_TIMEOUT },
   graphql: {
     graphiql: env.GRAPHIQL ?? env.NODE_ENV !== "production",
     introspection: env.GRAPHQL_INTROSPECTION ?? env.NODE_ENV !== "production",

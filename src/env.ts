@@ -55,8 +55,13 @@ export const signingKeyEnv = z.object({
 
 const flag = z.enum(["true", "false"]).transform((v) => v === "true");
 
+/** Read by the API and the worker alike: see the contract's "Stopping". */
+const shutdownTimeout = duration.default(10_000);
+
 /** The API process: `src/config.ts`. */
 export const apiEnv = sharedEnv.extend({
+  /** How long a stopping API lets the calls in flight finish before it cuts them off. */
+  SHUTDOWN_TIMEOUT: shutdownTimeout,
   /** HTTP port of the API (GraphQL at /graphql). */
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   /** Browser origins allowed to call /graphql (comma-separated, e.g. https://dashboard.example); none by default. */
@@ -88,8 +93,8 @@ export const workerEnv = sharedEnv.extend(signingKeyEnv.shape).extend({
     .string()
     .regex(/^[\w:-]+$/)
     .default("payreq"),
-  /** How long shutdown waits for jobs in flight before giving up. */
-  SHUTDOWN_TIMEOUT: duration.default(10_000),
+  /** How long a stopping worker lets the jobs in flight finish before it cuts them off. */
+  SHUTDOWN_TIMEOUT: shutdownTimeout,
   /** Delays between webhook attempts, each counted from the previous attempt (7 delays: 8 attempts). */
   WEBHOOK_RETRY_DELAYS: durations.prefault("2m,10m,15m,1h,2h,6h,11h"),
   /** A webhook that has not answered within this counts as failed. */

@@ -1,3 +1,4 @@
+import type { Server } from "node:http";
 import { serve, type ServerType } from "@hono/node-server";
 import { config } from "./config.js";
 import { closeDatabase, openDatabase } from "./db.js";
@@ -38,18 +39,35 @@ function exitWhenUnableToListen(listener: ServerType, variable: string, port: nu
 }
 
 let stopping = false;
+/**
+ * Stops as the contract's "Stopping" says: no new calls (the listener closes, and a call on a
+ * connection kept alive is refused with 503), subscription streams end, the calls already running
+ * answer, and only then do Yoga, the database pools and Redis close. Calls still running after
+ * SHUTDOWN_TIMEOUT lose their connection, so no caller is told an outcome that is not true.
+ */
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  logger.info({ signal }, "API shutting down");
-  const force = setTimeout(() => process.exit(1), 10_000).unref();
-  server.close();
-  metricsServer.close();
+  const { timeoutMs } = config.shutdown;
+  logger.info({ signal, timeoutMs }, "API shutting down: finishing the calls in flight");
+  setTimeout(() => process.exit(1), timeoutMs + 5_000).unref();
+  const deadline = new Promise<false>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref());
+  const http = server as Server;
+  const closed = new Promise<true>((resolve) => http.close(() => resolve(true)));
+  (metricsServer as Server).close();
+  (metricsServer as Server).closeAllConnections();
+  const finished = await Promise.race([app.stop().then(() => true as const), deadline]);
+  // Connections kept alive, and those of streams that just ended, close as each falls idle.
+  const sweep = setInterval(() => http.closeIdleConnections(), 50);
+  if (!(await Promise.race([closed, deadline]))) http.closeAllConnections();
+  clearInterval(sweep);
   await app.dispose();
   await closeDatabase();
-  redis.disconnect();
-  clearTimeout(force);
-  process.exit(0);
+  await redis.quit().catch(() => redis.disconnect());
+  if (!finished)
+    logger.error({ timeoutMs }, "API stopped with calls still running after SHUTDOWN_TIMEOUT; they were cut off unanswered");
+  else logger.info("API stopped");
+  process.exit(finished ? 0 : 1);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -130,16 +130,22 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
   logger.info({ sweepEveryMs: config.expiry.sweepIntervalMs, webhookConcurrency: config.webhooks.concurrency }, "worker ready");
 
   return {
-    /** Stops taking jobs, lets deliveries in flight finish (up to the deadline), then closes its queues. */
-    async close() {
+    /**
+     * Stops taking jobs and lets the jobs in flight finish (within SHUTDOWN_TIMEOUT), then closes its
+     * queues and Redis. False when jobs were still running at the deadline: their leases lapse and
+     * another worker runs them again.
+     */
+    async close(): Promise<boolean> {
       clearInterval(reconciler);
-      stopPublishing();
       await listener.close();
-      const deadline = new Promise((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
-      await Promise.race([Promise.all([maintenanceWorker.close(), deliveryWorker.close()]), deadline]);
+      const deadline = new Promise<false>((resolve) => setTimeout(() => resolve(false), config.shutdownTimeoutMs).unref());
+      const workersClosed = Promise.all([maintenanceWorker.close(), deliveryWorker.close()]).then(() => true as const);
+      const finished = await Promise.race([workersClosed, deadline]);
       await draining;
+      stopPublishing();
       await Promise.all([maintenance.close(), webhooks.close()]);
       await connection.quit().catch(() => connection.disconnect());
+      return finished;
     },
   };
 }

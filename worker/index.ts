@@ -5,7 +5,10 @@ import { logger } from "./logger.js";
 
 let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
 let stopping = false;
-/** Stops taking jobs, lets deliveries in flight finish, and exits; a shutdown that hangs is cut short. */
+/**
+ * Stops taking jobs, lets the jobs in flight finish (within SHUTDOWN_TIMEOUT), then closes the
+ * queues, Redis and the database, and exits; a shutdown that hangs is cut short.
+ */
 async function shutdown(reason: string, code = 0) {
   if (stopping) return;
   stopping = true;
@@ -14,10 +17,15 @@ async function shutdown(reason: string, code = 0) {
     logger.error({ timeoutMs: workerConfig.shutdownTimeoutMs }, "worker shutdown timed out; exiting");
     process.exit(1);
   }, workerConfig.shutdownTimeoutMs + 5_000).unref();
-  await worker?.close();
+  const finished = (await worker?.close()) ?? true;
   await closeDatabase();
-  logger.info("worker stopped");
-  process.exit(code);
+  if (finished) logger.info("worker stopped");
+  else
+    logger.error(
+      { timeoutMs: workerConfig.shutdownTimeoutMs },
+      "worker stopped with jobs still running after SHUTDOWN_TIMEOUT; they will run again",
+    );
+  process.exit(finished ? code : 1);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));

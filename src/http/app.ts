@@ -13,6 +13,7 @@ import { createGraphQLHandler } from "../graphql/yoga.js";
 import { mountQrCodes } from "./qr.js";
 import { countCalls } from "./metrics.js";
 import { renderError } from "./middleware.js";
+import { trackCalls } from "./stopping.js";
 import { mountRest } from "./rest/router.js";
 import { routes } from "./rest/routes.js";
 
@@ -23,6 +24,8 @@ export function createApp(settings: { graphql?: Partial<typeof config.graphql> }
   const yoga = createGraphQLHandler(feed, { ...config.graphql, ...settings.graphql });
   const app = new Hono();
   app.onError(renderError);
+  const calls = trackCalls();
+  app.use("*", calls.middleware);
   countCalls(app, new Set(Object.keys(routes)));
   // Every call gets a request id (the caller's X-Request-Id, or a new one) that its log lines, its
   // audit rows and the webhook it may cause all carry; the response echoes it.
@@ -79,6 +82,14 @@ export function createApp(settings: { graphql?: Partial<typeof config.graphql> }
 
   return {
     fetch: app.fetch,
+    /**
+     * Refuses new calls and ends the subscription streams; resolves once the calls already running
+     * have answered. The process closes its connections only after that (src/server.ts).
+     */
+    stop: () => {
+      feed.close();
+      return calls.stop();
+    },
     dispose: async () => {
       stopPublishing();
       await yoga.dispose();

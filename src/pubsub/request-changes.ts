@@ -1,5 +1,5 @@
 import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
-import { createPubSub, filter, pipe, type PubSubEvent } from "graphql-yoga";
+import { createPubSub, filter, pipe, Repeater, type PubSubEvent } from "graphql-yoga";
 import { Redis } from "ioredis";
 import { onRequestChange, requestChange, type RequestChange } from "../domain/requests/changes.js";
 import type { Logger } from "../logger.js";
@@ -58,14 +58,23 @@ export function subscribeRequestChanges(redisUrl: string, logger: Logger) {
     },
   });
   const pubSub = createPubSub<Channels>({ eventTarget });
+  let closed: () => void = () => {};
+  const whenClosed = new Promise<void>((resolve) => (closed = resolve));
   return {
-    /** Every valid change from now on; ends when the consumer stops iterating. */
+    /** Every valid change from now on; ends when the consumer stops iterating or the feed closes. */
     changes: (): AsyncIterable<RequestChange> =>
-      pipe(
-        pubSub.subscribe(CHANNEL),
-        filter((change): change is RequestChange => change !== null),
-      ),
-    close: () => subscriber.disconnect(),
+      Repeater.race([
+        pipe(
+          pubSub.subscribe(CHANNEL),
+          filter((change): change is RequestChange => change !== null),
+        ),
+        whenClosed,
+      ]) as AsyncIterable<RequestChange>,
+    /** Ends every iteration of `changes()` (so subscription streams complete) and disconnects. */
+    close: () => {
+      closed();
+      subscriber.disconnect();
+    },
   };
 }
 

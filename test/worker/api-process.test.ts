@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "../../src/db.js";
 import { buildMerchant } from "../factories.js";
-import { startApiProcess } from "./harness.js";
+import { startApiProcess, until } from "./harness.js";
 
 const servers: { kill: () => void }[] = [];
 afterAll(() => servers.forEach((server) => server.kill()));
@@ -99,4 +100,88 @@ describe("bodies over a real socket", () => {
       expect(await requestIdsOf(merchant.apiKey, streamed)).toEqual([]);
     });
   }
+});
+
+describe("SIGTERM under load", () => {
+  interface Outcome {
+    reference: string;
+    startedAt: number;
+    answeredAt: number;
+    status: number | "no answer";
+    code?: string;
+  }
+
+  it("finishes the calls running, refuses new ones, then exits 0: every answer's outcome is true", async () => {
+    const merchant = await buildMerchant();
+    const api = await startApiProcess({ SHUTDOWN_TIMEOUT: "20s" });
+    servers.push(api);
+    const outcomes: Outcome[] = [];
+    let calls = 0;
+    /** One requests.create with a reference of its own; false once a call is not created. */
+    const create = async () => {
+      const reference = `sigterm-${(calls += 1)}`;
+      const startedAt = performance.now();
+      try {
+        const response = await fetch(`${api.base}/api/requests.create`, {
+          method: "POST",
+          headers: { "x-api-key": merchant.apiKey, "content-type": "application/json" },
+          body: JSON.stringify({ merchantId: merchant.merchantId, asset: "NZD", amount: 100, externalReference: reference }),
+        });
+        const body = (await response.json()) as { message?: string };
+        outcomes.push({ reference, startedAt, answeredAt: performance.now(), status: response.status, code: body.message });
+        return response.status === 200;
+      } catch {
+        outcomes.push({ reference, startedAt, answeredAt: performance.now(), status: "no answer" });
+        return false;
+      }
+    };
+    // An open subscription must not hold the process open: it ends when the process stops.
+    const stream = fetch(`${api.base}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "text/event-stream", "x-api-key": merchant.apiKey },
+      body: JSON.stringify({ query: "subscription { paymentRequestChanged { id } }" }),
+    })
+      .then((response) => response.text())
+      .catch((err: Error) => `the stream failed: ${err.message}`);
+
+    // 40 callers, each calling again as soon as it is answered, until a call is not created.
+    const callers = Array.from({ length: 40 }, async () => {
+      while (await create());
+    });
+    await until(
+      () => outcomes.length,
+      (answered) => answered >= 200,
+      30_000,
+      "200 calls answered",
+    );
+    const signalledAt = performance.now();
+    const code = await api.stop("SIGTERM");
+    await Promise.all(callers);
+
+    const wrong = outcomes.filter((o) => o.status !== 200 && o.status !== "no answer" && o.code !== "EXTERNAL_SERVICE_ERROR");
+    expect(wrong, "every refusal is 503 EXTERNAL_SERVICE_ERROR, nothing else").toEqual([]);
+    expect(code, api.output().slice(-3000)).toBe(0);
+    expect(await stream).toContain("event: complete");
+    // Calls were running when the signal came, and they were answered with their outcome.
+    const finishedAfterSignal = outcomes.filter(
+      (o) => o.startedAt < signalledAt && o.answeredAt > signalledAt && o.status === 200,
+    );
+    expect(finishedAfterSignal.length).toBeGreaterThan(0);
+
+    const stored = new Set(
+      (await db.paymentRequest.findMany({ where: { merchantId: merchant.merchantId }, select: { externalReference: true } })).map(
+        (row) => row.externalReference,
+      ),
+    );
+    const created = outcomes.filter((o) => o.status === 200).map((o) => o.reference);
+    const refused = outcomes.filter((o) => o.status === 503).map((o) => o.reference);
+    expect(
+      created.filter((reference) => !stored.has(reference)),
+      "answered 200 but not stored",
+    ).toEqual([]);
+    expect(
+      refused.filter((reference) => stored.has(reference)),
+      "refused but stored",
+    ).toEqual([]);
+  }, 60_000);
 });

@@ -153,7 +153,12 @@ export async function startApiProcess(env: Record<string, string> = {}) {
   });
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
   let exit: string | null = null;
-  child.once("exit", (code, signal) => (exit = `code ${code}, signal ${signal}`));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code, signal) => {
+      exit = `code ${code}, signal ${signal}`;
+      resolve(code);
+    }),
+  );
   const listening = () => {
     if (exit) throw new Error(`the API process exited (${exit}) before it listened:\n${output.slice(-2000)}`);
     return port;
@@ -167,5 +172,11 @@ export async function startApiProcess(env: Record<string, string> = {}) {
     );
   await until(up, (status) => status === 200, 20_000, `the API process at ${base} to answer /health with 200`);
   // Keep reading its output so a chatty process never blocks on a full pipe.
-  return { base, kill: () => child.kill("SIGKILL") };
+  return {
+    base,
+    output: () => output,
+    kill: () => child.kill("SIGKILL"),
+    /** Sends `signal` and resolves with the exit code. */
+    stop: (signal: NodeJS.Signals) => (child.kill(signal), exited),
+  };
 }
