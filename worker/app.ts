@@ -30,11 +30,12 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
   // BullMQ needs maxRetriesPerRequest: null so blocking commands survive Redis reconnects.
   const redisOutage = outageReporter("Redis", logger);
   const databaseOutage = outageReporter("PostgreSQL", logger);
+  await untilReachable(() => db.$queryRaw`SELECT 1`, databaseOutage);
+  // A key that cannot be read stops the start here (SigningKeyProblem), before anything else opens.
+  const keys = await openKeyStore(config.webhooks, logger);
   const connection = new Redis(config.redis.url, { maxRetriesPerRequest: null });
   connection.on("error", redisOutage.failed);
   connection.on("ready", redisOutage.recovered);
-  await untilReachable(() => db.$queryRaw`SELECT 1`, databaseOutage);
-  const keys = await openKeyStore(config.webhooks, logger);
   // The expiry sweep announces expiries to the API processes' subscribers.
   const stopPublishing = publishRequestChanges(connection, logger);
 

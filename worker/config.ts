@@ -17,6 +17,8 @@ export const workerConfig = {
     signingKey: env.WEBHOOK_SIGNING_KEY,
     signingKeyDir: env.WEBHOOK_SIGNING_KEY_DIR,
     keyOverlapMs: env.WEBHOOK_KEY_OVERLAP,
+    /** Outside production a missing key file is replaced by a generated development key. */
+    generateMissingKey: env.NODE_ENV !== "production",
     /** How long the worker reuses the current private key before asking the database again (a rotation shows within this). */
     keyCacheMs: 5_000,
     reconcileIntervalMs: env.WEBHOOK_RECONCILE_INTERVAL,

@@ -2,6 +2,7 @@ import { closeDatabase, openDatabase } from "../src/db.js";
 import { startWorker } from "./app.js";
 import { workerConfig } from "./config.js";
 import { logger } from "./logger.js";
+import { SigningKeyProblem } from "./signing.js";
 
 let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
 let stopping = false;
@@ -41,4 +42,14 @@ process.on("uncaughtException", (err) => {
 });
 
 openDatabase(workerConfig.db, logger);
-worker = await startWorker(workerConfig, logger.child({ component: "worker" }));
+try {
+  worker = await startWorker(workerConfig, logger.child({ component: "worker" }));
+} catch (err) {
+  if (!(err instanceof SigningKeyProblem)) throw err;
+  // One sentence, no stack: `npm start` repeats it as its own last word.
+  logger.fatal(`worker stopped: ${err.message}`);
+  await new Promise<void>((resolve) =>
+    process.send ? process.send({ problem: err.message }, undefined, {}, () => resolve()) : resolve(),
+  );
+  await shutdown("signing key", 1);
+}

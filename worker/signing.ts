@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SignJWT } from "jose";
 import { importKey, rotateSigningKey, type SigningKey } from "../src/domain/webhooks/key-files.js";
-import { currentSigningKid, publishSigningKey } from "../src/domain/webhooks/signing-keys.js";
+import { currentSigningKid, holdingKeyGeneration, publishSigningKey } from "../src/domain/webhooks/signing-keys.js";
 import type { NotificationTransaction } from "../src/domain/webhooks/events.js";
 import type { Logger } from "../src/logger.js";
 
@@ -12,42 +12,63 @@ interface KeySettings {
   keyOverlapMs: number;
   /** How long `current()` reuses the key it read (0: it asks the database every time). */
   keyCacheMs: number;
+  /** Whether a missing key file may be replaced by a generated one (development, never production). */
+  generateMissingKey: boolean;
 }
+
+/** A signing key the worker cannot use, said in one sentence that names the path and the fix. The worker stops on it. */
+export class SigningKeyProblem extends Error {
+  override name = "SigningKeyProblem";
+}
+
+const ROTATE = `"npm run admin -- signing-key rotate"`;
 
 /**
  * The worker's private keys. With WEBHOOK_SIGNING_KEY there is exactly one, published as current
  * at start (deploying a new one rotates). Otherwise keys live as files in the key directory; the
  * current one is whichever the database names, so `signing-key rotate` takes effect without a
- * restart. A development machine without keys gets one generated, loudly.
+ * restart. Only a key file that does not exist, in development, is replaced by a generated key
+ * (loudly); any other failure to read a key is a SigningKeyProblem and never rotates the key.
  */
 export async function openKeyStore(settings: KeySettings, logger: Logger) {
   if (settings.signingKey) {
-    const pem = settings.signingKey.includes("-----BEGIN") ? settings.signingKey : await readFile(settings.signingKey, "utf8");
-    const key = await importKey(pem);
+    const key = await keyFromSetting(settings.signingKey);
     await publishSigningKey(key.kid, key.publicJwk, new Date(), settings.keyOverlapMs);
     logger.info({ kid: key.kid }, "signing with the key from WEBHOOK_SIGNING_KEY");
     return { current: async (): Promise<SigningKey> => key };
   }
 
+  const dir = settings.signingKeyDir;
   const loaded = new Map<string, SigningKey>();
   const load = async (kid: string): Promise<SigningKey | null> => {
     if (loaded.has(kid)) return loaded.get(kid)!;
-    const pem = await readFile(join(settings.signingKeyDir, `${kid}.pem`), "utf8").catch(() => null);
-    if (!pem) return null;
-    const key = await importKey(pem);
-    loaded.set(kid, key);
+    const key = await readKeyFile(join(dir, `${kid}.pem`));
+    if (key) loaded.set(kid, key);
     return key;
   };
 
-  const kid = await currentSigningKid();
-  if (!kid || !(await load(kid))) {
-    const files = await readdir(settings.signingKeyDir).catch(() => []);
-    const created = await rotateSigningKey(settings.signingKeyDir, settings.keyOverlapMs);
+  // Workers starting at once on one database take turns, so only the first generates a key.
+  await holdingKeyGeneration(async () => {
+    const files = await keyFilesIn(dir);
+    const kid = await currentSigningKid();
+    if (kid && (await load(kid))) return;
+    if (!settings.generateMissingKey) {
+      throw new SigningKeyProblem(
+        kid
+          ? `The current signing key's file ${join(dir, `${kid}.pem`)} does not exist and NODE_ENV=production generates none: restore the file, set WEBHOOK_SIGNING_KEY, or make a new key with ${ROTATE}.`
+          : `There is no signing key in ${dir} and NODE_ENV=production generates none: set WEBHOOK_SIGNING_KEY to a PKCS#8 PEM (or the path of one), or make a key there with ${ROTATE}.`,
+      );
+    }
+    const created = await rotateSigningKey(dir, settings.keyOverlapMs).catch((err: unknown) => {
+      throw new SigningKeyProblem(
+        `Cannot write a development signing key into ${dir} (${reasonOf(err)}): make the directory writable by the worker, or set WEBHOOK_SIGNING_KEY_DIR to one that is.`,
+      );
+    });
     logger.warn(
       { kid: created.kid, file: created.file, keysOnDisk: files.length },
       "GENERATED A DEVELOPMENT SIGNING KEY: set WEBHOOK_SIGNING_KEY (a PKCS#8 PEM or a path) in production",
     );
-  }
+  });
 
   let cached: { key: SigningKey; until: number } | null = null;
   return {
@@ -56,11 +77,82 @@ export async function openKeyStore(settings: KeySettings, logger: Logger) {
       if (cached && cached.until > Date.now()) return cached.key;
       const currentKid = await currentSigningKid();
       const key = currentKid ? await load(currentKid) : null;
-      if (!key) throw new Error(`the current signing key ${currentKid} is not in ${settings.signingKeyDir}`);
+      if (!key) throw new Error(`the current signing key ${currentKid} is not in ${dir}`);
       cached = { key, until: Date.now() + settings.keyCacheMs };
       return key;
     },
   };
+}
+
+/** The key of WEBHOOK_SIGNING_KEY: the PEM itself, or the path of a file holding it. */
+async function keyFromSetting(setting: string) {
+  const inline = setting.includes("-----BEGIN");
+  // A value that does not look like a path may be a key pasted without its PEM lines: never repeat it.
+  const path = /^(\.{0,2}\/|~\/)[\w./~-]*$|^[\w./~-]+\.(pem|key)$/.test(setting) ? setting : null;
+  let pem = setting;
+  if (!inline) {
+    try {
+      pem = await readFile(setting, "utf8");
+    } catch (err) {
+      throw new SigningKeyProblem(
+        `${path ? `WEBHOOK_SIGNING_KEY names ${path}, which cannot be read` : "WEBHOOK_SIGNING_KEY is neither a PEM nor the path of a readable file"} (${reasonOf(err)}): set it to the path of a readable PKCS#8 PEM file, or to the PEM itself.`,
+      );
+    }
+  }
+  return importKey(pem).catch(() => {
+    throw new SigningKeyProblem(
+      inline
+        ? "WEBHOOK_SIGNING_KEY is not a PKCS#8 PEM of a P-256 key: set it to one (-----BEGIN PRIVATE KEY-----), or to the path of a file holding one."
+        : `The file ${path ?? "that WEBHOOK_SIGNING_KEY names"} is not a PKCS#8 PEM of a P-256 key: put the key's PEM in it, or point WEBHOOK_SIGNING_KEY at the right file.`,
+    );
+  });
+}
+
+/** The key in `file`; null only when the file does not exist. */
+async function readKeyFile(file: string): Promise<SigningKey | null> {
+  let pem: string;
+  try {
+    pem = await readFile(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new SigningKeyProblem(
+      `The signing key file ${file} cannot be read (${reasonOf(err)}): make it a file the worker can read holding the key's PKCS#8 PEM, or make a new key with ${ROTATE}.`,
+    );
+  }
+  return importKey(pem).catch(() => {
+    throw new SigningKeyProblem(
+      `The signing key file ${file} is not a PKCS#8 PEM of a P-256 key: put the key's PEM back in it, or make a new key with ${ROTATE}.`,
+    );
+  });
+}
+
+/** The files in the key directory; none when it does not exist yet. */
+async function keyFilesIn(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw new SigningKeyProblem(
+      `The signing key directory ${dir} cannot be read (${reasonOf(err)}): set WEBHOOK_SIGNING_KEY_DIR to a directory the worker can read, or set WEBHOOK_SIGNING_KEY.`,
+    );
+  }
+}
+
+const reasons: Record<string, string> = {
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  EISDIR: "it is a directory",
+  ENOTDIR: "it is not a directory",
+  ENOENT: "it does not exist",
+  EEXIST: "a file of that name is in the way",
+  EROFS: "the file system is read-only",
+};
+
+/** Why a file operation failed, briefly: `EISDIR, it is a directory`. */
+function reasonOf(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (!code) return (err as Error).message ?? String(err);
+  return reasons[code] ? `${code}, ${reasons[code]}` : code;
 }
 
 export type KeyStore = Awaited<ReturnType<typeof openKeyStore>>;

@@ -62,4 +62,5 @@ if (port !== undefined) {
   }
 }
 process.exitCode = await group.stopped;
+for (const problem of group.problems) console.error(`payreq: ${problem}`);
 if (transpiled) await rm(transpiled, { recursive: true, force: true });

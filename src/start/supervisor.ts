@@ -6,6 +6,8 @@ export interface Supervised {
   listening: Promise<number>;
   /** Resolves with the exit code for the whole group once every process has stopped. */
   stopped: Promise<number>;
+  /** What a process said stopped it (one sentence each, sent as `{ problem }`), to repeat to the operator. */
+  problems: string[];
 }
 
 /**
@@ -20,6 +22,7 @@ export function supervise(
   let exitCode: number | undefined;
   let signalled = false;
   const running = new Map<ChildProcess, string>();
+  const problems: string[] = [];
   let announceListening: (port: number) => void = () => {};
   let failBeforeListening: (err: Error) => void = () => {};
   const listening = new Promise<number>((resolve, reject) => {
@@ -45,8 +48,9 @@ export function supervise(
     for (const { name, args } of entrypoints) {
       const child = spawn(process.execPath, args, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
       running.set(child, name);
-      child.on("message", (message: { listening?: number }) => {
+      child.on("message", (message: { listening?: number; problem?: string }) => {
         if (typeof message.listening === "number") announceListening(message.listening);
+        if (typeof message.problem === "string") problems.push(message.problem);
       });
       child.once("exit", (code, signal) => {
         running.delete(child);
@@ -64,5 +68,5 @@ export function supervise(
   });
 
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => stopAll(signal));
-  return { listening, stopped };
+  return { listening, stopped, problems };
 }

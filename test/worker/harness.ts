@@ -79,6 +79,7 @@ export function workerConfig(webhooks: Partial<WorkerConfig["webhooks"]> = {}): 
       signingKey: undefined,
       signingKeyDir: fileEnv.WEBHOOK_SIGNING_KEY_DIR,
       keyOverlapMs: 3_600_000,
+      generateMissingKey: true,
       // Every signature reads the current key, so a rotation shows at once, not after a cache lifetime.
       keyCacheMs: 0,
       reconcileIntervalMs: 300,

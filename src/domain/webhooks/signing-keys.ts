@@ -27,6 +27,22 @@ export async function publishSigningKey(kid: string, publicJwk: JWK, now: Date, 
   });
 }
 
+/**
+ * Runs `run` while no other process of this database runs it: workers starting at once on an
+ * empty key directory take turns, so the first generates the key and the others find it. (A
+ * transaction-level advisory lock of its own: `run` publishes through publishSigningKey, whose
+ * lock is another.)
+ */
+export async function holdingKeyGeneration<T>(run: () => Promise<T>): Promise<T> {
+  return db.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('signing_key_generation'))`;
+      return run();
+    },
+    { maxWait: 30_000, timeout: 60_000 },
+  );
+}
+
 export async function currentSigningKid(): Promise<string | null> {
   return (await db.signingKey.findFirst({ where: { retiredAt: null }, select: { kid: true } }))?.kid ?? null;
 }
