@@ -4,9 +4,15 @@
  */
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { promisify } from "node:util";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase, dropDatabase } from "../../prisma/create-database.js";
+import { testDatabases } from "../../vitest.config.js";
 
 const run = promisify(execFile);
 
@@ -79,4 +85,50 @@ describe("npm start refuses to start, saying what to fix in one sentence", () =>
     expect(stderr).toMatch(sentence);
     expect(stderr.trim().split("\n")).toHaveLength(1);
   });
+});
+
+describe("npm start with a signing key the worker cannot read", () => {
+  // A database of its own: its current signing key is this test's alone.
+  const url = new URL(testDatabases.templateUrl);
+  const template = decodeURIComponent(url.pathname.slice(1));
+  url.pathname = `/${testDatabases.workerPrefix}keys_${randomUUID().slice(0, 8)}`;
+  const databaseUrl = url.toString();
+  let keyDir: string;
+  beforeAll(async () => {
+    await createDatabase(databaseUrl, { template });
+    keyDir = await mkdtemp(join(tmpdir(), "payreq-test-keys-"));
+  });
+  afterAll(async () => {
+    await dropDatabase(databaseUrl);
+    await rm(keyDir, { recursive: true, force: true });
+  });
+
+  it("says so in one sentence naming the file, exits 1, and the key stays current", async () => {
+    const env = { DATABASE_URL: databaseUrl, WEBHOOK_SIGNING_KEY_DIR: keyDir };
+    // The operator CLI makes the current key, as it always has...
+    const rotate = () =>
+      run(process.execPath, ["--import", "tsx", "src/cli/admin.ts", "signing-key", "rotate", "--json"], {
+        env: { ...process.env, ...env },
+      }).then(({ stdout }) => JSON.parse(stdout) as { kid: string; file: string });
+    const { kid, file } = await rotate();
+    // ...and its file becomes unreadable: a directory where the file should be.
+    await rm(file);
+    await mkdir(file);
+
+    const { code, stderr } = await start({ ...env, NODE_ENV: "production" });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      new RegExp(`^payreq: The signing key file ${file} cannot be read \\(EISDIR, it is a directory\\): [^\\n]*\\.$`, "m"),
+    );
+    expect(stderr.trim().split("\n")).toHaveLength(1);
+    // Not replaced: the key the CLI made is still the only one, and current.
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ kid: string; retired_at: Date | null }>("SELECT kid, retired_at FROM signing_key");
+      expect(rows).toEqual([{ kid, retired_at: null }]);
+    } finally {
+      await client.end();
+    }
+  }, 60_000);
 });

@@ -5,10 +5,15 @@
  */
 import { execFile, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { once } from "node:events";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
+import { rotateSigningKey } from "../../src/domain/webhooks/key-files.js";
+import { currentSigningKid } from "../../src/domain/webhooks/signing-keys.js";
 import { testDatabases } from "../../vitest.config.js";
 import { fileEnv, startReceiver, until, verifyNotification } from "./harness.js";
 
@@ -178,4 +183,45 @@ describe("the production build", () => {
     expect(group.output()).toContain("payreq: the worker stopped (SIGKILL)");
     expect(group.processes()).toEqual([]);
   }, 90_000); // tsc alone takes 7-20 s on two busy cores
+});
+
+describe("a worker whose signing key cannot be read", () => {
+  const made: string[] = [];
+  afterAll(() => Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+  for (const NODE_ENV of ["production", "development"]) {
+    it(`in ${NODE_ENV}, exits 1 with one sentence naming the file, and the key stays current`, async () => {
+      const dir = await mkdtemp(join(tmpdir(), "payreq-test-keys-"));
+      made.push(dir);
+      const { kid, file } = await rotateSigningKey(dir, 3_600_000);
+      await rm(file);
+      await mkdir(file); // unreadable even for root: EISDIR
+
+      const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
+        env: { ...process.env, NODE_ENV, LOG_LEVEL: "info", WEBHOOK_SIGNING_KEY_DIR: dir, QUEUE_PREFIX: `test-${randomUUID()}` },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      onTestFinished(() => void child.kill("SIGKILL"));
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
+      const [code] = (await once(child, "exit")) as [number | null];
+
+      expect(code, stdout + stderr).toBe(1);
+      const lines = stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { level: number; msg: string });
+      expect(lines.filter((line) => line.level >= 50).map((line) => line.msg)).toEqual([
+        expect.stringMatching(
+          new RegExp(`^worker stopped: The signing key file ${file} cannot be read \\(EISDIR, it is a directory\\): [^\\n]*\\.$`),
+        ),
+      ]);
+      expect(lines.map((line) => line.msg)).not.toContain("worker ready");
+      expect(stderr).toBe("");
+      expect(await currentSigningKid()).toBe(kid);
+      expect(readdirSync(dir)).toEqual([`${kid}.pem`]);
+    });
+  }
 });
