@@ -20,25 +20,38 @@ export const id = z
   .max(128, "must be at most 128 characters")
   .transform((value) => (UUID.test(value) ? value : NOTHING));
 
+const AMOUNT_RULE = "must be a whole number of minimum units from 1 to 2^53-1";
+
 /**
  * A positive amount of minimum units: a JSON integer or a string of decimal digits, up to 2^53-1.
  * The string is taken exactly as given: padding, signs, points and exponents are refused, not trimmed.
  */
-export const amount = z.union([z.number(), z.string()]).transform((value, ctx) => {
+export const amount = z.union([z.number(), z.string()], { error: AMOUNT_RULE }).transform((value, ctx) => {
   const whole = typeof value === "number" ? Number.isSafeInteger(value) : /^\d{1,20}$/.test(value);
   const parsed = whole ? BigInt(value) : null;
   if (parsed === null || parsed <= 0n || parsed > MAX_AMOUNT) {
-    ctx.addIssue({ code: "custom", message: "must be a whole number of minimum units from 1 to 2^53-1" });
+    ctx.addIssue({ code: "custom", message: AMOUNT_RULE });
     return z.NEVER;
   }
   return parsed;
 });
 
-/** A whole number given as a JSON integer or a string of digits. */
-export const wholeNumber = (min: number, max: number) =>
-  z
-    .union([z.number(), z.string().trim().regex(/^\d+$/).transform(Number)])
-    .pipe(z.number().int().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`));
+/** A whole number given as a JSON integer or a string of digits, taken exactly as given. */
+export const wholeNumber = (min: number, max: number) => {
+  const rule = `must be a whole number from ${min} to ${max}`;
+  return z
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .regex(/^\d{1,20}$/)
+          .transform(Number),
+      ],
+      { error: rule },
+    )
+    .pipe(z.number().int(rule).min(min, rule).max(max, rule));
+};
 
 /** Text of at most `max` characters. */
 export const text = (max: number) => z.string().trim().min(1).max(max, `must be at most ${max} characters`);
@@ -69,29 +82,56 @@ export function parseInput<S extends z.ZodObject>(
   codes: Partial<Record<keyof z.input<S> & string, ValidationCode>>,
   input: unknown,
 ): z.output<S> {
-  const codeOf = (field: string) => (codes as Record<string, ValidationCode | undefined>)[field] ?? "BAD_REQUEST";
-  // PostgreSQL cannot take U+0000 in text (error 22021): it is the parameter's own INVALID_* code.
-  const nul = fieldHoldingNul(input);
-  if (nul !== null) throw new ValidationError(codeOf(nul), `${nul} must not contain U+0000`);
+  const checked = checkInput(schema, input);
+  if (checked.success) return checked.data;
+  const code = (codes as Record<string, ValidationCode | undefined>)[checked.field] ?? "BAD_REQUEST";
+  throw new ValidationError(code, checked.field ? `${checked.field} ${checked.problem}` : checked.problem);
+}
+
+/**
+ * An input as its operation reads it, or the parameter that stops it and why. Text anywhere in it
+ * (keys too) must be well-formed: U+0000 and unpaired UTF-16 surrogates are refused here, before
+ * PostgreSQL, which takes neither (error 22021, or a silent U+FFFD).
+ */
+export function checkInput<S extends z.ZodObject>(
+  schema: S,
+  input: unknown,
+): { success: true; data: z.output<S> } | { success: false; field: string; problem: string } {
+  const illFormed = fieldWithIllFormedText(input);
+  if (illFormed !== null)
+    return { success: false, field: illFormed, problem: "must not contain U+0000 or an unpaired UTF-16 surrogate" };
   const parsed = schema.safeParse(input ?? {});
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return { success: true, data: parsed.data };
   const issue = parsed.error.issues[0]!;
   const field = String(issue.path[0] ?? "");
-  const code = codeOf(field);
-  const message = issue.code === "invalid_type" && issue.input === undefined ? "is required" : issue.message;
-  throw new ValidationError(code, field ? `${field} ${message}` : message);
+  const given = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[field] : undefined;
+  const problem =
+    issue.code !== "invalid_type"
+      ? issue.message
+      : given === undefined || given === null
+        ? "is required"
+        : issue.expected === "string"
+          ? "must be a JSON string"
+          : `must be of type ${issue.expected}`;
+  return { success: false, field, problem };
 }
 
 /** An optional parameter: absent, null or an empty string all mean "not given". */
 export const optional = <S extends z.ZodType>(schema: S) =>
   z.preprocess((value) => (value === "" || value === null ? undefined : value), schema.optional());
 
-/** The top-level field of an input whose text (at any depth) holds U+0000, if any. */
-function fieldHoldingNul(input: unknown): string | null {
+/** U+0000, or a surrogate code unit that is not half of a pair. */
+const ILL_FORMED = /[\u0000\p{Cs}]/u;
+
+/** The top-level field of an input whose text (at any depth, keys included) is ill-formed, if any. */
+function fieldWithIllFormedText(input: unknown): string | null {
   if (typeof input !== "object" || input === null) return null;
-  const holdsNul = (value: unknown, depth: number): boolean =>
+  const illFormed = (value: unknown, depth: number): boolean =>
     typeof value === "string"
-      ? value.includes("\u0000")
-      : depth < 8 && typeof value === "object" && value !== null && Object.values(value).some((v) => holdsNul(v, depth + 1));
-  return Object.entries(input).find(([key, value]) => key.includes("\u0000") || holdsNul(value, 0))?.[0] ?? null;
+      ? ILL_FORMED.test(value)
+      : depth < 8 &&
+        typeof value === "object" &&
+        value !== null &&
+        Object.entries(value).some(([key, v]) => ILL_FORMED.test(key) || illFormed(v, depth + 1));
+  return Object.entries(input).find(([key, value]) => ILL_FORMED.test(key) || illFormed(value, 0))?.[0] ?? null;
 }

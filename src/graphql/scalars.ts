@@ -20,11 +20,11 @@ builder.scalarType("DateTime", {
   description: "An instant, as an ISO 8601 UTC string with milliseconds.",
   serialize: (value) => (value instanceof Date ? value : new Date(value as string)).toISOString(),
   parseValue: (value) => {
-    const date = new Date(String(value));
+    const date = typeof value === "string" ? new Date(value) : new Date(NaN);
     // Years 1 to 9999: what ISO 8601 writes without an expanded year, and what the database stores.
     if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999)
       throw new GraphQLError("DateTime must be an ISO 8601 string in the years 1 to 9999", {
-        extensions: { code: "BAD_USER_INPUT" },
+        extensions: { code: "BAD_REQUEST", http: { status: 400 } },
       });
     return date;
   },

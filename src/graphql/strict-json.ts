@@ -7,8 +7,8 @@ const badRequest = (message: string) =>
 
 /**
  * Reads JSON bodies with the contract's number grammar (transport/json.ts), as REST does: a
- * variable `"amount": 1e3` or `300.0` reaches the Amount scalar as its text and is refused, where
- * JSON.parse would have turned it into a valid 1000 or 300.
+ * variable `"amount": 1e3` or `300.0` reaches the Amount scalar as a JsonNumberText and is refused,
+ * where JSON.parse would have turned it into a valid 1000 or 300.
  */
 export function useStrictJsonNumbers(): Plugin {
   return {

@@ -19,6 +19,7 @@ import { MAX_ALIASES, useOperationBounds } from "./operation-bounds.js";
 import { useRateLimit } from "./rate-limit.js";
 import { schema } from "./schema.js";
 import { useStrictJsonNumbers } from "./strict-json.js";
+import { useStrictVariables } from "./strict-variables.js";
 
 /**
  * The GraphQL endpoint. Query fields report a DomainError as a GraphQL error carrying its CODE in
@@ -81,6 +82,7 @@ export function createGraphQLHandler(changes: RequestChangeFeed, settings = conf
       // Without introspection, "Did you mean …" must not spell out the schema either.
       ...(settings.introspection ? [] : [useDisableIntrospection(), blockFieldSuggestionsPlugin()]),
       useRateLimit(),
+      useStrictVariables(),
       // Each operation is compiled once into plain JavaScript (cached per document): about a sixth
       // less CPU per call than graphql-js's interpreter, measured on paymentRequest.
       useGraphQlJit(),

@@ -24,7 +24,7 @@ describe("GraphQL bad input", () => {
     const forged = Buffer.from("GPC:S:not-a-uuid").toString("base64");
     for (const [args, code] of [
       [`, after: "${forged}"`, "BAD_REQUEST"],
-      [`, filter: { createdFrom: "+275760-09-13T00:00:00.000Z" }`, "BAD_USER_INPUT"],
+      [`, filter: { createdFrom: "+275760-09-13T00:00:00.000Z" }`, "BAD_REQUEST"],
       [`, filter: { externalReference: "a\\u0000b" }`, "BAD_REQUEST"],
     ] as const) {
       const { errors } = await list(args);

@@ -3,7 +3,9 @@ import {
   type MerchantConfiguration as Configuration,
 } from "../../domain/merchants/configurations-info.js";
 import type { ConfigurationItem as Item } from "../../generated/prisma/client.js";
+import { configurationInfoCodes } from "../../domain/merchants/schemas.js";
 import { builder } from "../builder.js";
+import { parameterCodes } from "../strict-variables.js";
 import { PaymentMethodEnum } from "../enums.js";
 
 const Icon = builder.objectRef<{ image: string; mimeType: string }>("Icon").implement({
@@ -62,6 +64,7 @@ builder.queryFields((t) => ({
   merchantConfiguration: t.field({
     type: MerchantConfiguration,
     description: "The configuration items of the merchant (or of one of its clients).",
+    extensions: parameterCodes(configurationInfoCodes),
     args: {
       merchantId: t.arg.id({ required: true, description: "The merchant (the key's own)." }),
       clientId: t.arg.id({ description: "A client configuration of the merchant." }),

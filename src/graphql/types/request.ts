@@ -3,6 +3,8 @@ import { createRequest } from "../../domain/requests/create.js";
 import { detailsAnswer, getRequest } from "../../domain/requests/info.js";
 import type { RequestDetails, RequestQuery } from "../../domain/requests/details.js";
 import { payRequest } from "../../domain/requests/pay.js";
+import { createRequestCodes, payRequestCodes, requestIdCodes } from "../../domain/requests/schemas.js";
+import { parameterCodes } from "../strict-variables.js";
 import { effectiveStatus } from "../../domain/requests/status.js";
 import type { DomainContext } from "../../domain/context.js";
 import { requireMerchant } from "../../domain/auth.js";
@@ -111,6 +113,7 @@ export const PaymentRequest = builder.prismaObject("PaymentRequest", {
 
 const RequestCreateInput = builder.inputType("RequestCreateInput", {
   description: "What to request.",
+  extensions: parameterCodes(createRequestCodes),
   fields: (t) => ({
     merchantId: t.id({ required: true, description: "The merchant creating the request (the key's own)." }),
     asset: t.string({ required: true, description: "Currency or asset class, e.g. NZD." }),
@@ -127,6 +130,7 @@ const RequestCreateInput = builder.inputType("RequestCreateInput", {
 
 const RequestPayInput = builder.inputType("RequestPayInput", {
   description: "How to pay.",
+  extensions: parameterCodes(payRequestCodes),
   fields: (t) => ({
     requestId: t.id({ required: true, description: "The request to pay." }),
     authorization: t.string({
@@ -139,6 +143,7 @@ const RequestPayInput = builder.inputType("RequestPayInput", {
 
 const RequestCancelInput = builder.inputType("RequestCancelInput", {
   description: "What to cancel.",
+  extensions: parameterCodes(requestIdCodes),
   fields: (t) => ({ requestId: t.id({ required: true, description: "The request to cancel." }) }),
 });
 
@@ -146,6 +151,7 @@ builder.queryFields((t) => ({
   paymentRequest: t.prismaField({
     type: "PaymentRequest",
     description: "A payment request by id or by requestCode (give one).",
+    extensions: parameterCodes({ id: requestIdCodes.requestId, requestCode: requestIdCodes.requestCode }),
     args: {
       id: t.arg.id({ description: "The requestId." }),
       requestCode: t.arg.string({ description: "The code a wallet scanned or received." }),

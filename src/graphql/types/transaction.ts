@@ -1,5 +1,7 @@
 import { getTransaction } from "../../domain/transactions/info.js";
 import { refundTransaction } from "../../domain/transactions/refund.js";
+import { refundTransactionCodes, transactionIdCodes } from "../../domain/transactions/schemas.js";
+import { parameterCodes } from "../strict-variables.js";
 import { builder } from "../builder.js";
 import { idempotent } from "../idempotent.js";
 import { merchantsOnly, readableByPayers } from "../visibility.js";
@@ -57,6 +59,7 @@ export const Transaction = builder.prismaObject("Transaction", {
 
 const TransactionRefundInput = builder.inputType("TransactionRefundInput", {
   description: "What to refund.",
+  extensions: parameterCodes(refundTransactionCodes),
   fields: (t) => ({
     transactionId: t.id({ required: true, description: "The PURCHASE to refund." }),
     amount: t.field({ type: "Amount", required: true, description: "Minimum units to return to the payer." }),
@@ -70,6 +73,7 @@ builder.queryFields((t) => ({
   transaction: t.prismaField({
     type: "Transaction",
     description: "One of the merchant's transactions.",
+    extensions: parameterCodes({ id: transactionIdCodes.transactionId }),
     args: { id: t.arg.id({ required: true, description: "The transactionId." }) },
     resolve: async (query, _root, args, ctx) => getTransaction(await ctx.domain(), { transactionId: args.id }, query),
   }),
