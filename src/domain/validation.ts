@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ValidationError, type ValidationCode } from "./errors.js";
 
@@ -6,8 +7,15 @@ export const MAX_AMOUNT = BigInt(Number.MAX_SAFE_INTEGER);
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A UUID that names nothing this service issues: what an identifier of another format reads as. */
-const NOTHING = "00000000-0000-0000-0000-000000000000";
+/**
+ * What an identifier of another format reads as: a UUID that names nothing, since its version digit
+ * is 0 and this service issues version 4. Each text reads as a UUID of its own (a hash of it), so two
+ * different unknown identifiers stay two different inputs, as an Idempotency-Key compares them.
+ */
+function namingNothing(value: string): string {
+  const hex = createHash("sha256").update(value).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0${hex.slice(13, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
 
 /**
  * An identifier as given (1 to 128 characters). Only this service's UUIDs name anything; any other
@@ -18,7 +26,7 @@ export const id = z
   .trim()
   .min(1, "is required")
   .max(128, "must be at most 128 characters")
-  .transform((value) => (UUID.test(value) ? value : NOTHING));
+  .transform((value) => (UUID.test(value) ? value : namingNothing(value)));
 
 const AMOUNT_RULE = "must be a whole number of minimum units from 1 to 2^53-1";
 

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { DomainContext } from "../domain/context.js";
 import {
   DomainError,
@@ -14,13 +15,15 @@ const replayable = { ValidationError, NotFoundError, ForbiddenError, StateConfli
 type Outcome = { id: string } | { error: { type: keyof typeof replayable; code: string; message: string } };
 
 /**
- * A mutation made with `idempotencyKey`: the first outcome is kept, and a retry gets the same
- * entity back (as it is now) or the same typed error. Without a key the mutation just runs.
+ * A mutation made with `idempotencyKey`: the first outcome is kept, and a retry (with an input that
+ * `schema`, the domain operation's, reads the same) gets the same entity back (as it is now) or the
+ * same typed error. Without a key the mutation just runs.
  */
 export async function idempotent<T extends { id: string }>(
   ctx: DomainContext,
   key: string | null | undefined,
   operation: string,
+  schema: z.ZodObject,
   input: unknown,
   run: (ctx: DomainContext) => Promise<T>,
   reload: (id: string) => Promise<T>,
@@ -30,7 +33,7 @@ export async function idempotent<T extends { id: string }>(
   const { outcome, replayed } = await withIdempotency<Outcome>(
     ctx.actor,
     key,
-    fingerprintOf(`graphql:${operation}`, input),
+    fingerprintOf(`graphql:${operation}`, schema, input),
     async (claim) => {
       try {
         result = await run({ ...ctx, idempotencyClaim: claim });

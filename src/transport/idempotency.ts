@@ -3,6 +3,7 @@ import { z } from "zod";
 import { pool, toUtcText as utc } from "../db.js";
 import type { Actor, IdempotencyClaim } from "../domain/context.js";
 import { StateConflictError, ValidationError } from "../domain/errors.js";
+import { checkInput } from "../domain/validation.js";
 
 const RETENTION_MS = 24 * 3_600_000;
 
@@ -19,9 +20,16 @@ const idempotencyKey = z
   .max(255)
   .regex(/^[\x21-\x7e]+$/, "printable ASCII without spaces");
 
-/** A stable hash of an operation and its parameters (object keys sorted). */
-export function fingerprintOf(operation: string, params: unknown): string {
-  const canonical = JSON.stringify(params, (_key, value) =>
+/**
+ * A stable hash of an operation and its input as the operation reads it (`input` parsed by its
+ * domain schema), so calls that mean the same are one call: `amount=300` and `"amount": 300`, an
+ * empty optional parameter and none. An input the schema refuses is hashed as given, apart from
+ * every parsed one, so its retry is refused the same way and never replays a success.
+ */
+export function fingerprintOf(operation: string, schema: z.ZodObject, input: unknown): string {
+  const checked = checkInput(schema, input);
+  const read = checked.success ? { parsed: checked.data } : { refused: input };
+  const canonical = JSON.stringify(read, (_key, value) =>
     value && typeof value === "object" && !Array.isArray(value)
       ? Object.fromEntries(Object.entries(value as object).sort(([a], [b]) => a.localeCompare(b)))
       : typeof value === "bigint"

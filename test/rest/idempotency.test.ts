@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db, Prisma } from "../../src/db.js";
+import { createRequestInput } from "../../src/domain/requests/schemas.js";
 import { fingerprintOf } from "../../src/transport/idempotency.js";
 import { gql, rest } from "../fixtures.js";
 import { buildMerchant, buildWallet, walletBalance } from "../factories.js";
@@ -130,6 +131,104 @@ describe("Idempotency-Key", () => {
   });
 });
 
+describe("Idempotency-Key compares the parsed input", () => {
+  it("takes one call however its parameters are written: encodings, digit strings, empty optional parameters, the other name", async () => {
+    const { merchant, wallet, call } = await merchantWithWallet();
+    const key = randomUUID();
+    const json = { merchantId: merchant.merchantId, asset: "NZD", amount: 300 };
+    const first = await call("requests.create", key, json);
+    expect(first.status).toBe(200);
+    const form = new URLSearchParams({ merchantId: merchant.merchantId, asset: "NZD", amount: "300", description: "" });
+    const same = [
+      await call("requests.create", key, { ...json, amount: "300" }),
+      await call("requests.create", key, { ...json, description: "", notifyUrl: null, externalReference: "" }),
+      await call("requests.create", key, { ...json, asset: " NZD " }),
+      await rest("requests.create", { apiKey: merchant.apiKey, headers: withKey(key), form: Object.fromEntries(form) }),
+      await rest("requests.create", { apiKey: merchant.apiKey, headers: withKey(key), query: Object.fromEntries(form) }),
+    ];
+    for (const again of same) {
+      expect({ status: again.status, replayed: again.headers.get("idempotent-replayed") }).toEqual({
+        status: 200,
+        replayed: "true",
+      });
+      expect(again.body).toEqual(first.body);
+    }
+    expect(await db.paymentRequest.count({ where: { merchantId: merchant.merchantId } })).toBe(1);
+
+    const payKey = randomUUID();
+    const pay = { requestId: first.body.requestId, ledger: "sandbox.nzd.wallet" };
+    const paid = await call("requests.pay", payKey, { ...pay, authorization: wallet.walletId });
+    const alias = await call("requests.pay", payKey, { ...pay, paymentAuthorization: wallet.walletId });
+    expect({ status: alias.status, body: alias.body }).toEqual({ status: 200, body: paid.body });
+    expect(await walletBalance(wallet.walletId)).toBe(700n);
+  });
+
+  it("keeps different parameters different: unknown identifiers, and a refused input against an accepted one", async () => {
+    const { merchant, call, create } = await merchantWithWallet();
+    // Two identifiers that name nothing are two calls, not a replay of the first's 404.
+    const cancelKey = randomUUID();
+    expect(await call("requests.cancel", cancelKey, { requestId: "abc" })).toMatchObject({ status: 404 });
+    const trimmed = await call("requests.cancel", cancelKey, { requestId: " abc" });
+    expect({ status: trimmed.status, replayed: trimmed.headers.get("idempotent-replayed") }).toEqual({
+      status: 404,
+      replayed: "true",
+    });
+    expect(await call("requests.cancel", cancelKey, { requestId: "xyz" })).toMatchObject({
+      status: 422,
+      body: { message: "IDEMPOTENCY_KEY_REUSED" },
+    });
+
+    // A refused input is refused again the same way, and never turns into the accepted call's replay.
+    const refusedKey = randomUUID();
+    const refused = await call("requests.create", refusedKey, { ...create, amount: "300.0" });
+    expect(refused).toMatchObject({ status: 400, body: { message: "INVALID_AMOUNT" } });
+    expect((await call("requests.create", refusedKey, { ...create, amount: "300.0" })).body).toEqual(refused.body);
+    expect(await call("requests.create", refusedKey, create)).toMatchObject({ status: 422 });
+
+    const acceptedKey = randomUUID();
+    expect(await call("requests.create", acceptedKey, { ...create, description: "d" })).toMatchObject({ status: 200 });
+    for (const other of [{ description: "d\ud800" }, { description: 5 }, { amount: 400.5 }, { merchantId: "abc" }])
+      expect(await call("requests.create", acceptedKey, { ...create, description: "d", ...other })).toMatchObject({
+        status: 422,
+        body: { message: "IDEMPOTENCY_KEY_REUSED" },
+      });
+    expect(await db.paymentRequest.count({ where: { merchantId: merchant.merchantId } })).toBe(1);
+  });
+
+  it("does the same for GraphQL mutations", async () => {
+    const merchant = await buildMerchant();
+    const Create = graphql(`
+      mutation IdempotentCreate($input: RequestCreateInput!, $key: String) {
+        requestCreate(input: $input, idempotencyKey: $key) {
+          __typename
+          ... on PaymentRequest {
+            id
+          }
+          ... on Error {
+            code
+          }
+        }
+      }
+    `);
+    const input = { merchantId: merchant.merchantId, asset: "NZD", amount: 9 };
+    const key = randomUUID();
+    const first = (await gql(Create, { input, key }, merchant.apiKey)).data!.requestCreate as { id: string };
+    for (const same of [
+      { ...input, amount: "9" },
+      { ...input, description: "" },
+      { ...input, clientId: null, notifyUrl: null },
+    ])
+      expect((await gql(Create, { input: same, key }, merchant.apiKey)).data!.requestCreate).toEqual({
+        __typename: "PaymentRequest",
+        id: first.id,
+      });
+    expect(
+      (await gql(Create, { input: { ...input, description: "other" }, key }, merchant.apiKey)).data!.requestCreate,
+    ).toMatchObject({ code: "IDEMPOTENCY_KEY_REUSED" });
+    expect(await db.paymentRequest.count({ where: { merchantId: merchant.merchantId } })).toBe(1);
+  });
+});
+
 describe("Idempotency-Key after a crash", () => {
   /** The state a process leaves when it stops after its write committed and before it kept the response. */
   const loseOutcome = (key: string) => db.idempotencyKey.updateMany({ where: { key }, data: { outcome: Prisma.DbNull } });
@@ -187,7 +286,7 @@ describe("Idempotency-Key after a crash", () => {
         data: {
           apiKeyPrefix: prefix,
           key,
-          fingerprint: fingerprintOf("requests.create", create),
+          fingerprint: fingerprintOf("requests.create", createRequestInput, create),
           createdAt: new Date(Date.now() - ageMs),
           expiresAt: new Date(Date.now() + 3_600_000),
         },

@@ -3,7 +3,14 @@ import { createRequest } from "../../domain/requests/create.js";
 import { detailsAnswer, getRequest } from "../../domain/requests/info.js";
 import type { RequestDetails, RequestQuery } from "../../domain/requests/details.js";
 import { payRequest } from "../../domain/requests/pay.js";
-import { createRequestCodes, payRequestCodes, requestIdCodes } from "../../domain/requests/schemas.js";
+import {
+  cancelRequestInput,
+  createRequestCodes,
+  createRequestInput,
+  payRequestCodes,
+  payRequestInput,
+  requestIdCodes,
+} from "../../domain/requests/schemas.js";
 import { parameterCodes } from "../strict-variables.js";
 import { effectiveStatus } from "../../domain/requests/status.js";
 import type { DomainContext } from "../../domain/context.js";
@@ -181,9 +188,15 @@ builder.mutationFields((t) => {
       errors: {},
       resolve: async (query, _root, { input, idempotencyKey: key }, ctx) => {
         const domain = await ctx.domain();
-        return idempotent(domain, key, "requestCreate", input, (ctx) => createRequest(ctx, input), reloadRequest(domain)).then(
-          asSelected(domain, query),
-        );
+        return idempotent(
+          domain,
+          key,
+          "requestCreate",
+          createRequestInput,
+          input,
+          (ctx) => createRequest(ctx, input),
+          reloadRequest(domain),
+        ).then(asSelected(domain, query));
       },
     }),
     requestPay: t.prismaField({
@@ -196,9 +209,15 @@ builder.mutationFields((t) => {
       errors: {},
       resolve: async (query, _root, { input, idempotencyKey: key }, ctx) => {
         const domain = await ctx.domain();
-        return idempotent(domain, key, "requestPay", input, (ctx) => payRequest(ctx, input), reloadRequest(domain)).then(
-          asSelected(domain, query),
-        );
+        return idempotent(
+          domain,
+          key,
+          "requestPay",
+          payRequestInput,
+          input,
+          (ctx) => payRequest(ctx, input),
+          reloadRequest(domain),
+        ).then(asSelected(domain, query));
       },
     }),
     requestCancel: t.prismaField({
@@ -208,9 +227,15 @@ builder.mutationFields((t) => {
       errors: {},
       resolve: async (query, _root, { input, idempotencyKey: key }, ctx) => {
         const domain = await ctx.domain();
-        return idempotent(domain, key, "requestCancel", input, (ctx) => cancelRequest(ctx, input), reloadRequest(domain)).then(
-          asSelected(domain, query),
-        );
+        return idempotent(
+          domain,
+          key,
+          "requestCancel",
+          cancelRequestInput,
+          input,
+          (ctx) => cancelRequest(ctx, input),
+          reloadRequest(domain),
+        ).then(asSelected(domain, query));
       },
     }),
   };

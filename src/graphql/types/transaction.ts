@@ -1,6 +1,6 @@
 import { getTransaction } from "../../domain/transactions/info.js";
 import { refundTransaction } from "../../domain/transactions/refund.js";
-import { refundTransactionCodes, transactionIdCodes } from "../../domain/transactions/schemas.js";
+import { refundTransactionCodes, refundTransactionInput, transactionIdCodes } from "../../domain/transactions/schemas.js";
 import { parameterCodes } from "../strict-variables.js";
 import { builder } from "../builder.js";
 import { idempotent } from "../idempotent.js";
@@ -94,6 +94,7 @@ builder.mutationFields((t) => ({
         domain,
         idempotencyKey,
         "transactionRefund",
+        refundTransactionInput,
         input,
         (claimed) => refundTransaction(claimed, input),
         (transactionId) => getTransaction(domain, { transactionId }),

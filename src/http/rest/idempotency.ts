@@ -17,7 +17,7 @@ export const idempotentWrites = createMiddleware<RestEnv>(async (c, next) => {
   const { outcome, replayed } = await withIdempotency<KeptResponse>(
     c.var.ctx.actor,
     key,
-    fingerprintOf(c.var.operation, c.var.params),
+    fingerprintOf(c.var.operation, c.var.route.write!.input, c.var.params),
     async (claim) => {
       c.set("ctx", { ...c.var.ctx, idempotencyClaim: claim });
       await next();

@@ -20,7 +20,8 @@ const knownOperation = createMiddleware<RestEnv>(async (c, next) => {
 
 /** Merges the legacy parameters (query string and body) once, for the handler and the idempotency fingerprint. */
 const legacyParams = createMiddleware<RestEnv>(async (c, next) => {
-  c.set("params", await readParams(c));
+  const params = await readParams(c);
+  c.set("params", c.var.route.input?.(params) ?? params);
   await next();
 });
 

@@ -33,12 +33,15 @@ import {
 export interface Route {
   summary: string;
   /**
-   * Changes state: accepts an Idempotency-Key. `replay` answers for the entity the write produced
-   * (a request, or a refund) when a retry finds it committed without a kept response.
+   * Changes state: accepts an Idempotency-Key, which compares calls by what `input` (the domain
+   * operation's input schema) parses their parameters to. `replay` answers for the entity the write
+   * produced (a request, or a refund) when a retry finds it committed without a kept response.
    */
-  write?: { replay: (ctx: DomainContext, entityId: string) => Promise<unknown> };
-  /** The domain input schema the operation parses with; documents the parameters. */
+  write?: { input: z.ZodObject; replay: (ctx: DomainContext, entityId: string) => Promise<unknown> };
+  /** The parameters the operation takes (the domain input schema, and any other names); documents them. */
   params: z.ZodObject;
+  /** The domain operation's input from the parameters, where it names one differently (paymentAuthorization). */
+  input?: (params: Params) => Params;
   response: z.ZodType;
   handle: (ctx: DomainContext, params: Params) => Promise<unknown>;
 }
@@ -54,12 +57,12 @@ const legacyPayParams = payRequestInput.extend({
   paymentAuthorization: payRequestInput.shape.authorization.optional().describe("Another name for authorization."),
 });
 
-function authorizationOf(params: Params): unknown {
-  const { authorization, paymentAuthorization } = params;
+function withAuthorization({ paymentAuthorization, ...params }: Params): Params {
+  const { authorization } = params;
   if (authorization !== undefined && paymentAuthorization !== undefined && authorization !== paymentAuthorization) {
     throw new ValidationError("INVALID_AUTHORIZATION", "authorization and paymentAuthorization differ.");
   }
-  return authorization ?? paymentAuthorization;
+  return { ...params, authorization: authorization ?? paymentAuthorization };
 }
 
 /**
@@ -74,7 +77,7 @@ export const routes: Record<string, Route> = {
     handle: async (ctx, params) => presentConfiguration(await getMerchantConfiguration(ctx, params as ConfigurationInfoInput)),
   },
   "requests.create": {
-    write: { replay: replayRequest },
+    write: { input: createRequestInput, replay: replayRequest },
     summary: "Create a payment request.",
     params: createRequestInput,
     response: legacyPaymentRequest,
@@ -87,26 +90,22 @@ export const routes: Record<string, Route> = {
     handle: async (ctx, params) => presentRequest(await getRequest(ctx, params as RequestInfoInput), ctx.now(), ctx.actor),
   },
   "requests.pay": {
-    write: { replay: replayRequest },
+    write: { input: payRequestInput, replay: replayRequest },
     summary: "Pay a request with an authorization at one of its ledgers.",
     params: legacyPayParams,
+    input: withAuthorization,
     response: legacyPaymentRequest,
-    handle: async (ctx, params) =>
-      presentRequest(
-        await payRequest(ctx, { ...params, authorization: authorizationOf(params) } as PayRequestInput),
-        ctx.now(),
-        ctx.actor,
-      ),
+    handle: async (ctx, params) => presentRequest(await payRequest(ctx, params as PayRequestInput), ctx.now(), ctx.actor),
   },
   "requests.cancel": {
-    write: { replay: replayRequest },
+    write: { input: cancelRequestInput, replay: replayRequest },
     summary: "Cancel an open request.",
     params: cancelRequestInput,
     response: legacyPaymentRequest,
     handle: async (ctx, params) => presentRequest(await cancelRequest(ctx, params as CancelRequestInput), ctx.now(), ctx.actor),
   },
   "transactions.refund": {
-    write: { replay: replayRefund },
+    write: { input: refundTransactionInput, replay: replayRefund },
     summary: "Refund all or part of a purchase.",
     params: refundTransactionInput,
     response: legacyTransaction,
