@@ -4,6 +4,17 @@ import { db } from "../../src/db.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { app } from "../fixtures.js";
 import { buildRequest, payer, type TestMerchant } from "../factories.js";
+import {
+  buildOperations,
+  codeOf,
+  graphqlBodies,
+  graphqlBody,
+  holdsIllFormedText,
+  illFormedText,
+  snapshot as snapshotOf,
+  wrongJson,
+  type Operation,
+} from "../parameters.js";
 
 /** Operations a dashboard or a wallet sends, each taking the generated values as variables. */
 const OPERATIONS = {
@@ -19,8 +30,11 @@ const OPERATIONS = {
 
 let merchant: TestMerchant;
 let known: string[];
+/** Each operation's parameters, valid calls of a merchant of their own, for the typed property. */
+let typed: { merchant: TestMerchant; operations: Operation[] };
 
 beforeAll(async () => {
+  typed = await buildOperations();
   const { merchant: m, request } = await buildRequest();
   const paid = await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
   merchant = m;
@@ -31,8 +45,9 @@ const value = () =>
   fc.oneof(
     fc.constantFrom(...known),
     fc.string({ maxLength: 30 }),
-    fc.tuple(fc.string({ maxLength: 6 }), fc.string({ maxLength: 6 })).map(([a, b]) => `${a}\u0000${b}`),
+    illFormedText(),
     fc.integer(),
+    fc.boolean(),
     fc.double(),
     fc.constantFrom(
       "",
@@ -44,6 +59,23 @@ const value = () =>
     ),
     fc.constant(null),
     fc.array(fc.integer(), { maxLength: 2 }),
+    fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 }),
+  );
+
+/** Variables the operations declare as String or ID. */
+const TEXT_VARIABLES = new Set(["s", "m", "d", "r", "u", "c", "i", "after", "t"]);
+
+/**
+ * Whether a call must be refused for its variables' types alone: a String or ID variable the
+ * operation uses holds another JSON type, or text with U+0000 or an unpaired surrogate.
+ */
+const holdsWrongText = (operation: keyof typeof OPERATIONS, variables: Record<string, unknown>) =>
+  Object.entries(variables).some(
+    ([name, value]) =>
+      TEXT_VARIABLES.has(name) &&
+      new RegExp(`\\$${name}\\b`).test(OPERATIONS[operation]) &&
+      value !== null &&
+      (typeof value !== "string" || holdsIllFormedText(value)),
   );
 
 const call = () =>
@@ -77,8 +109,36 @@ describe("GraphQL with generated variables", () => {
           (field) => field && "id" in field && operation !== "read" && operation !== "list",
         );
         if (!wrote) expect(await snapshot()).toEqual(before);
+        if (holdsWrongText(operation, variables)) {
+          const refused =
+            Boolean(body.errors?.length) || Object.values(body.data ?? {}).some((field) => field && "code" in field);
+          expect({ variables, refused }).toEqual({ variables, refused: true });
+        }
       }),
       { numRuns: 200, ...(process.env["FUZZ_SEED"] ? { seed: Number(process.env["FUZZ_SEED"]) } : {}) },
     );
+  });
+
+  it("refuses a valid call given one parameter of the wrong JSON type or with ill-formed text with that parameter's code, changing nothing", async () => {
+    const cases = typed.operations.flatMap((operation) =>
+      operation.params.filter((param) => param.graphql).map((param) => ({ operation, param })),
+    );
+    const before = await snapshotOf(typed.merchant);
+    await fc.assert(
+      fc.asyncProperty(
+        fc
+          .constantFrom(...cases)
+          .chain(({ operation, param }) => wrongJson(param, "graphql").map((value) => ({ operation, param, value }))),
+        async ({ operation, param, value }) => {
+          for (const body of graphqlBodies(operation, param, value)) {
+            const answer = await graphqlBody(typed.merchant.apiKey, body);
+            expect({ body, code: codeOf(answer, operation.graphql.field) }).toEqual({ body, code: param.code });
+            expect(answer.status).toBeLessThan(500);
+          }
+        },
+      ),
+      { numRuns: 300, ...(process.env["FUZZ_SEED"] ? { seed: Number(process.env["FUZZ_SEED"]) } : {}) },
+    );
+    expect(await snapshotOf(typed.merchant)).toEqual(before);
   });
 });

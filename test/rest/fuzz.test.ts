@@ -4,6 +4,16 @@ import { db } from "../../src/db.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { rest, type RestCall } from "../fixtures.js";
 import { buildRequest, buildWallet, payer, type TestMerchant } from "../factories.js";
+import {
+  buildOperations,
+  holdsIllFormedText,
+  illFormedText,
+  jsonObject,
+  snapshot as snapshotOf,
+  wrongJson,
+  type Operation,
+  type Param,
+} from "../parameters.js";
 
 const OPERATIONS = [
   "merchants.configurations.info",
@@ -35,8 +45,14 @@ const NAMES = [
 let merchant: TestMerchant;
 let walletId: string;
 let known: string[];
+/** Each operation's parameters, valid calls of a merchant of their own, for the typed property. */
+let typed: { merchant: TestMerchant; operations: Operation[] };
+let paramsOf: Record<string, Param[]>;
 
 beforeAll(async () => {
+  typed = await buildOperations();
+  paramsOf = {};
+  for (const operation of typed.operations.filter((o) => o.rest)) (paramsOf[operation.rest!] ??= []).push(...operation.params);
   const { merchant: m, request } = await buildRequest({ notifyUrl: "https://shop.example/h" });
   const open = await buildRequest({ merchant: m });
   const paid = await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
@@ -79,10 +95,11 @@ const value = () =>
     fc.double(),
     fc.constantFrom("", "0", "-1", "1e3", "9007199254740992", "NaN", "null", "[]", "{}", "%00", "\u0000", "qr"),
     fc.constant(null),
-    // NUL inside otherwise ordinary text (PostgreSQL refuses it in any text parameter).
-    fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })).map(([a, b]) => `${a}\u0000${b}`),
-    fc.array(fc.string(), { maxLength: 3 }),
-    fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 2 }),
+    fc.boolean(),
+    // NUL or an unpaired surrogate inside otherwise ordinary text (PostgreSQL takes neither).
+    illFormedText(),
+    fc.array(fc.oneof(fc.string(), illFormedText()), { maxLength: 3 }),
+    fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 }),
   );
 
 const call = () =>
@@ -102,6 +119,22 @@ const call = () =>
     contentType: fc.constantFrom("application/json", "application/x-www-form-urlencoded", "text/plain", "multipart/form-data"),
   });
 
+/**
+ * Whether a JSON body must be refused (400) for its types alone: one of the operation's parameters
+ * holds another JSON type than it takes (null aside: it reads as not given, or as missing), or any
+ * parameter holds text with U+0000 or an unpaired surrogate.
+ */
+function shouldRefuse(operation: string, params: Record<string, unknown>) {
+  const wrongType = (param: Param, value: unknown) =>
+    value !== null && (param.number ? !(typeof value === "string" || Number.isSafeInteger(value)) : typeof value !== "string");
+  return Object.entries(params).some(
+    ([name, value]) =>
+      holdsIllFormedText(name) ||
+      holdsIllFormedText(value) ||
+      paramsOf[operation]!.some((param) => param.name === name && wrongType(param, value)),
+  );
+}
+
 const text = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 
 type Call = typeof call extends () => fc.Arbitrary<infer T> ? T : never;
@@ -119,6 +152,7 @@ async function check({ operation, method, encoding, params, raw, contentType }: 
   const before = await snapshot();
   const { status, body } = await rest(operation, request);
   expect(status, JSON.stringify(body)).toBeLessThan(500);
+  if (request.json !== undefined && shouldRefuse(operation, params)) expect({ params, status }).toMatchObject({ status: 400 });
   if (status !== 200) {
     expect(body).toMatchObject({ statusCode: status, message: expect.any(String), reason: expect.any(String) });
     expect(await snapshot()).toEqual(before);
@@ -127,13 +161,31 @@ async function check({ operation, method, encoding, params, raw, contentType }: 
 }
 
 /** Counterexamples the property found once; each is replayed on every run, before the random ones. */
-const FOUND: Call[] = [
+const found = (): Call[] => [
   // Seed 1895879399: a NUL reached PostgreSQL (error 22021) and the service answered 500.
   {
     operation: "requests.info",
     method: "GET",
     encoding: "query",
     params: { requestCode: "\u0000" },
+    raw: "",
+    contentType: "application/json",
+  },
+  // Issue 21: a fractional JSON number was read as its text (404 instead of INVALID_REQUEST_ID), and
+  // an unpaired surrogate was stored as U+FFFD.
+  {
+    operation: "requests.info",
+    method: "POST",
+    encoding: "json",
+    params: { requestId: 1.5 },
+    raw: "",
+    contentType: "application/json",
+  },
+  {
+    operation: "requests.create",
+    method: "POST",
+    encoding: "json",
+    params: { merchantId: merchant.merchantId, asset: "NZD", amount: 300, description: "x\ud800" },
     raw: "",
     contentType: "application/json",
   },
@@ -151,12 +203,36 @@ describe("malformed parameters on every route", () => {
       fc.asyncProperty(call(), async (generated) => {
         await check(generated);
       }),
-      { numRuns: 300, examples: FOUND.map((found) => [found] as [Call]), ...replay },
+      { numRuns: 300, examples: found().map((found) => [found] as [Call]), ...replay },
     );
   });
 
+  it("refuse a valid call given one parameter of the wrong JSON type or with ill-formed text with that parameter's code, changing nothing", async () => {
+    const cases = typed.operations
+      .filter((o) => o.rest)
+      .flatMap((operation) => operation.params.map((param) => ({ operation, param })));
+    const before = await snapshotOf(typed.merchant);
+    await fc.assert(
+      fc.asyncProperty(
+        fc
+          .constantFrom(...cases)
+          .chain(({ operation, param }) => wrongJson(param, "rest").map((value) => ({ operation, param, value }))),
+        async ({ operation, param, value }) => {
+          const body = jsonObject(operation.base, param.name, value);
+          const answer = await rest(operation.rest!, {
+            apiKey: typed.merchant.apiKey,
+            raw: { body, contentType: "application/json" },
+          });
+          expect({ body, status: answer.status, code: answer.body.message }).toEqual({ body, status: 400, code: param.code });
+        },
+      ),
+      { numRuns: 300, ...replay },
+    );
+    expect(await snapshotOf(typed.merchant)).toEqual(before);
+  });
+
   it("answer a requestCode holding U+0000 as INVALID_REQUEST_ID (400), not 500", async () => {
-    const { status, body } = await check(FOUND[0]!);
+    const { status, body } = await check(found()[0]!);
     expect(status).toBe(400);
     expect(body).toMatchObject({ statusCode: 400, message: "INVALID_REQUEST_ID" });
   });
