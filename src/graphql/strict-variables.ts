@@ -37,7 +37,7 @@ const codeIn = (holder: { extensions: Record<string, unknown> } | null | undefin
 type Position = { name: string; code: ValidationCode };
 type Refusal = Position & { problem: string };
 
-/** What an operation's variables must be, worked out once per document. */
+/** What an operation's variables must be, worked out once per parsed operation. */
 interface Plan {
   variables: { name: string; type: GraphQLInputType; hasDefault: boolean; position: Position }[];
   /** An integer literal given for an ID, which graphql-js would turn into text. */
@@ -52,13 +52,12 @@ interface Plan {
  * of graphql-js's error without a code. Integer literals for an ID are refused alike.
  */
 export function useStrictVariables(): Plugin {
-  const plans = new WeakMap<DocumentNode, Map<string, Plan | null>>();
-  const planFor = (args: ExecutionArgs) => {
-    const byName = plans.get(args.document) ?? new Map<string, Plan | null>();
-    plans.set(args.document, byName);
-    const name = args.operationName ?? "";
-    if (!byName.has(name)) byName.set(name, planOf(args.schema, args.document, args.operationName));
-    return byName.get(name)!;
+  const plans = new WeakMap<OperationDefinitionNode, Plan>();
+  const planFor = ({ schema, document, operationName }: ExecutionArgs) => {
+    const operation = getOperationAST(document, operationName);
+    if (!operation) return null;
+    if (!plans.has(operation)) plans.set(operation, planOf(schema, document, operation));
+    return plans.get(operation)!;
   };
   const guard = ({
     args,
@@ -124,9 +123,7 @@ function problemOf(type: GraphQLInputType, value: unknown, position: Position): 
 }
 
 /** The variables of the operation (and the fragments it spreads), each with the first parameter it gives. */
-function planOf(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): Plan | null {
-  const operation = getOperationAST(document, operationName);
-  if (!operation) return null;
+function planOf(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): Plan {
   const typeInfo = new TypeInfo(schema);
   const positions: Position[] = [];
   const usages = new Map<string, Position>();
