@@ -26,8 +26,10 @@ WORKDIR /app
 RUN mkdir -p /var/lib/payreq/signing-keys && chown -R node:node /var/lib/payreq
 COPY --from=dependencies /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-# The migration command runs Prisma's CLI, which reads its configuration, the schema and the migrations.
+# The migration command runs Prisma's CLI, which reads its configuration (and the settings-file reader
+# that imports), the schema and the migrations.
 COPY package.json prisma.config.ts ./
+COPY src/env-file.ts ./src/
 COPY prisma ./prisma
 USER node
 EXPOSE 4000

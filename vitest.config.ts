@@ -21,6 +21,8 @@ export const testEnv = {
   // Spawned API processes each serve metrics on a free port.
   METRICS_PORT: "0",
   WEBHOOK_SIGNING_KEY_DIR: `${tmpdir()}/payreq-test-signing-keys-${run}`,
+  // No settings file: a developer's .env must not reach a test (tests of .env give their own).
+  ENV_FILE: "",
 };
 
 /**

@@ -3,9 +3,10 @@
  * benchmark database of its own, drives them with autocannon from this process, and prints a table
  * and bench/results/<time>.json. Targets are reported, never asserted; any wrong answer stops it.
  *
- * Environment: BENCH_DATABASE_URL (default: a new database `payreq_bench_<random>`, dropped at the
- * end), REDIS_URL (the service's default; the run's queue keys are deleted at the end),
- * BENCH_API_PORT and BENCH_BASELINE_PORT (default: free ports).
+ * Environment, or the settings file as every entry point reads it (src/env-file.ts):
+ * BENCH_DATABASE_URL (default: a new database `payreq_bench_<random>`, dropped at the end),
+ * REDIS_URL (the service's default; the run's queue keys are deleted at the end), BENCH_API_PORT
+ * and BENCH_BASELINE_PORT (default: free ports).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -20,7 +21,10 @@ import autocannon, { type Instance, type Options, type Request, type Result } fr
 import { Redis } from "ioredis";
 import pg from "pg";
 import { createDatabase, dropDatabase } from "../prisma/create-database.js";
+import { loadEnvFile } from "../src/env-file.js";
 import { isCorrect } from "./correct-answer.js";
+
+loadEnvFile();
 
 const args = process.argv.slice(2);
 const unknown = args.filter((arg) => arg !== "--quick" && arg !== "--only=webhooks");

@@ -1,11 +1,11 @@
 /**
  * Every variable the processes read, described once: the API's, the worker's and the operator
- * CLI's schemas, the parsers they share, and the strict parse. Each process parses its own schema in
- * its own config module; `npm start` checks them all before it starts anything, and a test checks the
- * README's configuration table against them.
+ * CLI's schemas, the parsers they share, and the strict parse, which reads the settings file first
+ * (env-file.ts). Each process parses its own schema in its own config module; `npm start` checks them
+ * all before it starts anything, and a test checks the README's configuration table against them.
  */
-import { existsSync } from "node:fs";
 import { z } from "zod";
+import { loadEnvFile } from "./env-file.js";
 
 /** Parses a duration such as `500ms`, `10s`, `2m`, `1h` (a bare number is milliseconds). */
 export const duration = z
@@ -31,6 +31,8 @@ function urlOf(protocols: string[], expected: string) {
 
 /** Variables every process reads: where the data lives and how loudly to log. Each process parses them with its own. */
 export const sharedEnv = z.object({
+  /** The settings file read at start (see env-file.ts), relative to the working directory; empty: none. Set it in the environment. */
+  ENV_FILE: z.string().default(".env"),
   /** PostgreSQL connection string. */
   DATABASE_URL: urlOf(["postgresql:", "postgres:"], "a PostgreSQL URL such as postgresql://user@host:5432/payreq").default(
     "postgresql://postgres@127.0.0.1:5432/payreq",
@@ -113,27 +115,28 @@ export const workerEnv = sharedEnv.extend(signingKeyEnv.shape).extend({
 });
 
 /** The operator CLI (`src/cli/admin.ts`): the database, and the signing keys it rotates. */
-export const cliEnv = sharedEnv.pick({ DATABASE_URL: true, LOG_LEVEL: true }).extend(signingKeyEnv.shape);
+export const cliEnv = sharedEnv.pick({ ENV_FILE: true, DATABASE_URL: true, LOG_LEVEL: true }).extend(signingKeyEnv.shape);
 
 /** Which process reads which variables. */
 export const processEnvs = { API: apiEnv, worker: workerEnv, CLI: cliEnv } as const;
 
 /**
- * Parses an environment with `schema`, or prints every problem and exits 1:
- * a process must not start half-configured.
+ * Parses the process's environment, after reading its settings file (env-file.ts), or a given
+ * `env` as it is; on a problem it prints every one and exits 1: a process must not start
+ * half-configured.
  */
-export function parseEnv<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv = process.env): z.output<T> {
-  const parsed = schema.safeParse(env);
+export function parseEnv<T extends z.ZodType>(schema: T, env?: NodeJS.ProcessEnv): z.output<T> {
+  if (!env) {
+    try {
+      loadEnvFile();
+    } catch (err) {
+      console.error(`Invalid environment: ${(err as Error).message}`);
+      process.exit(1);
+    }
+  }
+  const parsed = schema.safeParse(env ?? process.env);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
   console.error(`Invalid environment:\n${problems.join("\n")}`);
   process.exit(1);
-}
-
-/**
- * Reads `.env` from the working directory when there is one (`npm start`, `npm run dev`, the CLI).
- * Variables already set in the environment win over the file.
- */
-export function loadDotEnv(path = ".env"): void {
-  if (existsSync(path)) process.loadEnvFile(path);
 }

@@ -5,6 +5,7 @@ import { db } from "../../src/db.js";
 import { authenticate } from "../../src/domain/keys/authenticate.js";
 import { expectCode } from "../expect-error.js";
 import { holdingSigningKeys } from "../signing-key-lock.js";
+import { ownDatabase, projectCopy } from "../start/project-copy.js";
 
 const run = promisify(execFile);
 
@@ -93,5 +94,28 @@ describe("admin CLI", () => {
     );
     const { walletId } = JSON.parse(stdout) as { walletId: string };
     expect(await db.sandboxWallet.findUniqueOrThrow({ where: { id: walletId } })).toMatchObject({ balance: 5n });
+  });
+});
+
+describe("admin CLI settings", () => {
+  it("works in the database .env names, unless DATABASE_URL is set in the environment", async () => {
+    const database = await ownDatabase();
+    const project = await projectCopy({ DATABASE_URL: database.url });
+    try {
+      const create = (env?: NodeJS.ProcessEnv) =>
+        project.npm(["admin", "--", "merchant", "create", "--name", "Env Cafe", "--json"], env);
+      const fromFile = JSON.parse((await create()).stdout) as { merchantId: string };
+      expect(await database.query("SELECT id FROM merchant WHERE id = $1", [fromFile.merchantId])).toHaveLength(1);
+      expect(await db.merchant.count({ where: { id: fromFile.merchantId } })).toBe(0);
+
+      const fromEnvironment = JSON.parse((await create({ DATABASE_URL: process.env["DATABASE_URL"] })).stdout) as {
+        merchantId: string;
+      };
+      expect(await db.merchant.count({ where: { id: fromEnvironment.merchantId } })).toBe(1);
+      expect(await database.query("SELECT id FROM merchant WHERE id = $1", [fromEnvironment.merchantId])).toHaveLength(0);
+    } finally {
+      await project.remove();
+      await database.drop();
+    }
   });
 });

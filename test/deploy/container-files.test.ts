@@ -130,6 +130,9 @@ describe("Dockerfile", () => {
   it("copies into the image what the migration reads at run time", () => {
     const copies = args("COPY").join("\n");
     for (const needed of ["dist", "node_modules", "prisma.config.ts", "prisma", "package.json"]) expect(copies).toContain(needed);
+    // Prisma loads prisma.config.ts from sources, with the files it imports.
+    for (const [, imported] of read("prisma.config.ts").matchAll(/from "\.\/([^"]+)\.js"/g))
+      expect(copies).toContain(`${imported}.ts`);
     expect(readdirSync(join(root, "prisma/migrations")).length).toBeGreaterThan(0);
   });
 

@@ -2,7 +2,6 @@ import { spawn } from "node:child_process";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
-import { inspect } from "node:util";
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JWTPayload } from "jose";
 import { config } from "../../src/config.js";
 import { db } from "../../src/db.js";
@@ -11,6 +10,10 @@ import { startWorker } from "../../worker/app.js";
 import type { WorkerConfig } from "../../worker/config.js";
 import { app } from "../fixtures.js";
 import { testDatabases, testEnv } from "../../vitest.config.js";
+
+import { until } from "../until.js";
+
+export { until };
 
 /**
  * This file's database and signing-key directory, made by test/setup/worker-database.ts before
@@ -97,28 +100,6 @@ export async function withWorker<T>(config: WorkerConfig, run: () => Promise<T>)
     return await run();
   } finally {
     await worker.close();
-  }
-}
-
-/**
- * Polls `read` until `done` holds and returns that value. Past the deadline it throws, naming what
- * it waited for (`what`, else `done`'s source) and the last value read.
- */
-export async function until<T>(
-  read: () => Promise<T> | T,
-  done: (value: T) => boolean,
-  timeoutMs = 15_000,
-  what = `${done}`,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) {
-      const last = inspect(value, { depth: 4, breakLength: Infinity, maxArrayLength: 20, maxStringLength: 500 });
-      throw new Error(`Waited ${timeoutMs} ms for ${what}; it did not happen. Last value read: ${last}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
