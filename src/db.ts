@@ -52,35 +52,52 @@ export type Db = PrismaClient;
 /** A client bound to an interactive transaction, as handed to `db.$transaction(async (tx) => …)`. */
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
+/**
+ * Failures that mean the database cannot serve calls now, whatever the call: it cannot be reached,
+ * refuses the configured role or names no database, is shutting down, or is out of connections.
+ * By code: PostgreSQL's SQLSTATE (class 08 connection exception, class 53 insufficient resources,
+ * 57P01-57P05 shutdown and lost database, 3D000 no such database, 28000/28P01 role refused),
+ * Node's socket errors, and Prisma's codes for the same through the driver adapter.
+ */
+const UNAVAILABLE_SQLSTATE = /^(08\w{3}|53\w{3}|57P0[1-5]|3D000|28000|28P01)$/;
 const UNAVAILABLE_CODES = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
   "ETIMEDOUT",
   "EPIPE",
   "ENOTFOUND",
-  "57P01",
-  "57P02",
-  "57P03",
-  "08000",
-  "08001",
-  "08003",
-  "08006",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "P1000",
   "P1001",
   "P1002",
+  "P1003",
+  "P1008",
+  "P1010",
   "P1017",
   "P2024",
+  "P2037",
 ]);
+/**
+ * What node-postgres says with no code (a dropped connection, its connect and query timeouts), also
+ * inside the message of an error Prisma wraps around it.
+ */
 const UNAVAILABLE_MESSAGES =
   /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Connection refused|Can't reach database|server closed the connection/i;
+
+const isUnavailableCode = (code: unknown) =>
+  typeof code === "string" && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code));
 
 /** Whether an error means the database could not be reached (as opposed to a bug or a refused statement). */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (
-    let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0;
+    let e = error as { code?: unknown; errorCode?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0;
     e && depth < 5;
     e = e.cause as typeof e, depth++
   ) {
-    if (typeof e.code === "string" && UNAVAILABLE_CODES.has(e.code)) return true;
+    // Prisma's initialization errors carry their code as errorCode.
+    if (isUnavailableCode(e.code) || isUnavailableCode(e.errorCode)) return true;
     if (typeof e.message === "string" && UNAVAILABLE_MESSAGES.test(e.message)) return true;
   }
   return false;

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { isDatabaseUnavailable } from "../../src/db.js";
+
+const failure = (code: string, message = "failed") => Object.assign(new Error(message), { code });
+
+describe("isDatabaseUnavailable", () => {
+  it.each([
+    ["no such database (3D000)", failure("3D000", 'database "x" does not exist')],
+    ["role refused (28000)", failure("28000")],
+    ["password refused (28P01)", failure("28P01")],
+    ["administrator shutdown (57P01)", failure("57P01")],
+    ["starting up (57P03)", failure("57P03")],
+    ["connection failure (08006)", failure("08006")],
+    ["connection rejected (08004)", failure("08004")],
+    ["too many connections (53300)", failure("53300")],
+    ["connection refused (ECONNREFUSED)", failure("ECONNREFUSED")],
+    ["host unreachable (EHOSTUNREACH)", failure("EHOSTUNREACH")],
+    ["Prisma: database does not exist (P1003)", failure("P1003")],
+    ["Prisma: initialization, server unreachable", Object.assign(new Error("x"), { errorCode: "P1001" })],
+    ["a driver error carried as the cause", new Error("query failed", { cause: { kind: "postgres", code: "57P01" } })],
+    ["node-postgres's own connect timeout", new Error("timeout exceeded when trying to connect")],
+  ])("%s is the database being unavailable", (_, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  it.each([
+    ["a unique violation (23505)", failure("23505")],
+    ["a missing table (42P01)", failure("42P01")],
+    ["bad input text (22P02)", failure("22P02")],
+    ["a statement timeout (57014)", failure("57014")],
+    ["Prisma: record not found (P2025)", failure("P2025")],
+    ["a plain bug", new TypeError("cannot read properties of undefined")],
+  ])("%s is not", (_, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
