@@ -10,12 +10,21 @@ import { parseEnv } from "node:util";
 const DEFAULT_FILE = ".env";
 
 /**
+ * Reads the settings file, then the database password file (loadDatabasePassword): what every
+ * entry point does before parsing its settings.
+ */
+export function loadEnvFile(env: NodeJS.ProcessEnv = process.env): void {
+  readSettingsFile(env);
+  loadDatabasePassword(env);
+}
+
+/**
  * Adds the variables of `ENV_FILE` (default `.env` in the working directory, when it exists) to
  * `env`; a variable already set, even to nothing, wins over the file. `ENV_FILE=` (empty) reads no
  * file: the test suite sets it, so a developer's `.env` never reaches a test. A file that
  * `ENV_FILE` names must exist. Node's own parser reads it, as `node --env-file` would.
  */
-export function loadEnvFile(env: NodeJS.ProcessEnv = process.env): void {
+function readSettingsFile(env: NodeJS.ProcessEnv): void {
   const named = env["ENV_FILE"];
   if (named === "") return;
   const file = named ?? DEFAULT_FILE;
@@ -24,4 +33,24 @@ export function loadEnvFile(env: NodeJS.ProcessEnv = process.env): void {
     throw new Error(`ENV_FILE names ${file}, which does not exist: fix the path or unset ENV_FILE.`);
   }
   for (const [name, value] of Object.entries(parseEnv(readFileSync(file, "utf8")))) env[name] ??= value;
+}
+
+/**
+ * Puts the password in `DATABASE_PASSWORD_FILE` (a Compose or Kubernetes secret; one final newline
+ * is dropped) into `DATABASE_URL`, so the URL itself holds no secret.
+ */
+export function loadDatabasePassword(env: NodeJS.ProcessEnv = process.env): void {
+  const file = env["DATABASE_PASSWORD_FILE"];
+  if (!file) return;
+  if (!env["DATABASE_URL"] || !URL.canParse(env["DATABASE_URL"]))
+    throw new Error("DATABASE_PASSWORD_FILE is set, so DATABASE_URL must be set to a URL (without the password).");
+  let password: string;
+  try {
+    password = readFileSync(file, "utf8").replace(/\r?\n$/, "");
+  } catch (err) {
+    throw new Error(`DATABASE_PASSWORD_FILE names ${file}, which cannot be read (${(err as NodeJS.ErrnoException).code}).`);
+  }
+  const url = new URL(env["DATABASE_URL"]);
+  url.password = encodeURIComponent(password);
+  env["DATABASE_URL"] = url.toString();
 }

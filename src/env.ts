@@ -37,6 +37,8 @@ export const sharedEnv = z.object({
   DATABASE_URL: urlOf(["postgresql:", "postgres:"], "a PostgreSQL URL such as postgresql://user@host:5432/payreq").default(
     "postgresql://postgres@127.0.0.1:5432/payreq",
   ),
+  /** A file holding the password of DATABASE_URL's role (a secret), put into DATABASE_URL. */
+  DATABASE_PASSWORD_FILE: z.string().optional(),
   /** Redis connection string: rate limits and request changes (API), queues (worker). */
   REDIS_URL: urlOf(["redis:", "rediss:"], "a Redis URL such as redis://host:6379").default("redis://127.0.0.1:6379"),
   /** pino log level: fatal, error, warn, info, debug, trace or silent. */
@@ -110,12 +112,16 @@ export const workerEnv = sharedEnv.extend(signingKeyEnv.shape).extend({
     .transform((v) => v === "true"),
   /** How often the worker looks for events whose queue entry was lost (Redis flushed, worker killed). */
   WEBHOOK_RECONCILE_INTERVAL: duration.default(30_000),
+  /** A file the worker rewrites every 10 s while PostgreSQL and Redis answer, for a container health check (worker/health-check.ts); unset: none. */
+  WORKER_HEALTH_FILE: z.string().optional(),
   /** Delivery jobs in flight at once per worker process: one delivery each, or the first attempts of up to ten new events. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(20),
 });
 
 /** The operator CLI (`src/cli/admin.ts`): the database, and the signing keys it rotates. */
-export const cliEnv = sharedEnv.pick({ ENV_FILE: true, DATABASE_URL: true, LOG_LEVEL: true }).extend(signingKeyEnv.shape);
+export const cliEnv = sharedEnv
+  .pick({ ENV_FILE: true, DATABASE_URL: true, DATABASE_PASSWORD_FILE: true, LOG_LEVEL: true })
+  .extend(signingKeyEnv.shape);
 
 /** Which process reads which variables. */
 export const processEnvs = { API: apiEnv, worker: workerEnv, CLI: cliEnv } as const;

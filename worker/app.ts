@@ -17,6 +17,7 @@ import { listenForOutbox } from "./outbox-listener.js";
 import { createQueue, jobs, MAINTENANCE_QUEUE, WEBHOOK_QUEUE } from "./queues.js";
 import { postJson } from "./http-post.js";
 import { openOutbox, type DrainedEvent } from "./outbox.js";
+import { startHeartbeat } from "./heartbeat.js";
 import { outageReporter, type OutageReporter } from "./outage.js";
 import { openKeyStore } from "./signing.js";
 import { publishRequestChanges } from "../src/pubsub/request-changes.js";
@@ -129,6 +130,9 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
 
   await Promise.all([maintenanceWorker.waitUntilReady(), deliveryWorker.waitUntilReady()]);
   logger.info({ sweepEveryMs: config.expiry.sweepIntervalMs, webhookConcurrency: config.webhooks.concurrency }, "worker ready");
+  const heartbeat =
+    config.health.file &&
+    startHeartbeat(config.health.file, config.health.everyMs, () => Promise.all([db.$queryRaw`SELECT 1`, connection.ping()]));
 
   return {
     /**
@@ -138,6 +142,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
      */
     async close(): Promise<boolean> {
       clearInterval(reconciler);
+      if (heartbeat) heartbeat.stop();
       await listener.close();
       const deadline = new Promise<false>((resolve) => setTimeout(() => resolve(false), config.shutdownTimeoutMs).unref());
       const workersClosed = Promise.all([maintenanceWorker.close(), deliveryWorker.close()]).then(() => true as const);

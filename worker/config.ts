@@ -9,6 +9,7 @@ export const workerConfig = {
   queues: { prefix: env.QUEUE_PREFIX },
   expiry: { sweepIntervalMs: env.EXPIRY_SWEEP_INTERVAL },
   shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT,
+  health: { file: env.WORKER_HEALTH_FILE, everyMs: 10_000 },
   webhooks: {
     retryDelaysMs: env.WEBHOOK_RETRY_DELAYS,
     timeoutMs: env.WEBHOOK_TIMEOUT,

@@ -19,12 +19,18 @@ type Service = {
   command?: string[];
   environment?: Record<string, string>;
   ports?: string[];
+  expose?: string[];
   volumes?: string[];
+  secrets?: string[];
   deploy?: { replicas?: number };
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { disable?: boolean; test?: string[] };
 };
-const compose = () => parse(read("compose.yaml"), { merge: true }) as { services: Record<string, Service> };
+const compose = () =>
+  parse(read("compose.yaml"), { merge: true }) as {
+    services: Record<string, Service>;
+    secrets: Record<string, { file: string }>;
+  };
 
 /**
  * The Compose Specification's schema, as Ajv's draft 2019-09 reads it: the file still spells its
@@ -57,18 +63,44 @@ describe("compose.yaml", () => {
     expect(validateCompose(unknownKey)).toBe(false);
   });
 
-  it("runs PostgreSQL, Redis, a one-off migration, two API replicas and the worker, from one image", () => {
+  it("runs PostgreSQL, Redis, a one-off migration, two API replicas behind one proxy and the worker, from one image", () => {
     const { services } = compose();
-    expect(Object.keys(services).sort()).toEqual(["api", "migrate", "postgres", "redis", "worker"]);
+    expect(Object.keys(services).sort()).toEqual(["api", "migrate", "postgres", "proxy", "redis", "worker"]);
     for (const name of ["api", "migrate", "worker"]) {
       expect([name, services[name]!.build, services[name]!.image]).toEqual([name, ".", "payreq:local"]);
-      expect(services[name]!.environment?.DATABASE_URL).toMatch(/^postgresql:\/\/postgres:[^@]+@postgres:5432\/payreq$/);
+      expect(services[name]!.environment?.DATABASE_URL).toBe("postgresql://postgres@postgres:5432/payreq");
       expect(services[name]!.environment?.REDIS_URL).toBe("redis://redis:6379");
       expect(services[name]!.environment?.NODE_ENV).toBe("production");
     }
     expect(services.api!.deploy?.replicas).toBe(2);
-    expect(services.api!.ports).toEqual(["4000-4001:4000"]);
     expect(services.api!.command, "the API is the image's default command").toBeUndefined();
+  });
+
+  it("publishes one host port, the proxy's, so the API scales without a port range", () => {
+    const { services } = compose();
+    const published = Object.entries(services).filter(([, service]) => service.ports);
+    expect(published.map(([name, service]) => [name, service.ports])).toEqual([["proxy", ["${PORT:-4000}:4000"]]]);
+    expect(services.api!.expose).toEqual([String(services.api!.environment?.PORT)]);
+    expect(services.proxy!.command?.join(" ")).toContain(`--to api:${services.api!.environment?.PORT}`);
+    expect(services.proxy!.depends_on).toEqual({ api: { condition: "service_healthy" } });
+  });
+
+  it("keeps the database password and the signing key in Compose secrets, never in the environment", () => {
+    const { services, secrets } = compose();
+    expect(secrets).toEqual({
+      "postgres-password": { file: "./secrets/postgres-password" },
+      "webhook-signing-key": { file: "./secrets/webhook-signing-key.pem" },
+    });
+    expect(services.postgres!.environment?.POSTGRES_PASSWORD_FILE).toBe("/run/secrets/postgres-password");
+    expect(services.postgres!.secrets).toEqual(["postgres-password"]);
+    for (const name of ["api", "migrate", "worker"]) {
+      expect([name, services[name]!.environment?.DATABASE_PASSWORD_FILE]).toEqual([name, "/run/secrets/postgres-password"]);
+      expect(services[name]!.secrets, name).toContain("postgres-password");
+    }
+    expect(services.worker!.environment?.WEBHOOK_SIGNING_KEY).toBe("/run/secrets/webhook-signing-key");
+    expect(services.worker!.secrets).toContain("webhook-signing-key");
+    expect(read("compose.yaml")).not.toMatch(/PASSWORD:|BEGIN PRIVATE KEY/);
+    for (const ignore of [".gitignore", ".dockerignore"]) expect(read(ignore).split("\n"), ignore).toContain("secrets/");
   });
 
   it("starts the API and the worker only once the migration has finished and PostgreSQL and Redis are healthy", () => {
@@ -84,15 +116,18 @@ describe("compose.yaml", () => {
     expect(services.redis!.healthcheck?.test).toBeDefined();
   });
 
-  it("runs commands that the build produces, and keeps the worker's signing keys in a volume", () => {
+  it("runs commands that the build produces, and checks the worker by its heartbeat file", () => {
     const { services } = compose();
     for (const name of ["migrate", "worker"]) {
       const source = sourceOf(services[name]!.command!);
       expect([name, source, existsSync(join(root, source))]).toEqual([name, source, true]);
-      expect(services[name]!.healthcheck?.disable, "the image's /ready check is the API's").toBe(true);
     }
-    const keyDir = /WEBHOOK_SIGNING_KEY_DIR=(\S+)/.exec(read("Dockerfile"))![1];
-    expect(services.worker!.volumes).toEqual([`signing-keys:${keyDir}`]);
+    expect(services.migrate!.healthcheck?.disable, "a one-off job has no health").toBe(true);
+    const [kind, ...check] = services.worker!.healthcheck!.test!;
+    expect(kind).toBe("CMD");
+    expect(sourceOf(check)).toBe("worker/health-check.ts");
+    expect(existsSync(join(root, "worker/health-check.ts"))).toBe(true);
+    expect(services.worker!.environment?.WORKER_HEALTH_FILE).toMatch(/^\//);
   });
 });
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadEnvFile } from "../../src/env-file.js";
+import { loadDatabasePassword, loadEnvFile } from "../../src/env-file.js";
 
 describe("the settings file (loadEnvFile)", () => {
   let dir: string;
@@ -38,5 +38,42 @@ describe("the settings file (loadEnvFile)", () => {
     expect(() => loadEnvFile({ ENV_FILE: join(dir, "missing.env") })).toThrow(
       /ENV_FILE names .*missing\.env, which does not exist/,
     );
+  });
+});
+
+describe("the database password file (loadDatabasePassword)", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "payreq-password-"));
+    await writeFile(join(dir, "password"), "s3cret:/@?#%\n");
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it("puts the file's password (without its final newline) into DATABASE_URL, escaped, replacing any there", () => {
+    const env: NodeJS.ProcessEnv = {
+      DATABASE_URL: "postgresql://postgres:old@db:5432/payreq",
+      DATABASE_PASSWORD_FILE: join(dir, "password"),
+    };
+    loadDatabasePassword(env);
+    expect(env["DATABASE_URL"]).toBe("postgresql://postgres:s3cret%3A%2F%40%3F%23%25@db:5432/payreq");
+    expect(decodeURIComponent(new URL(env["DATABASE_URL"]!).password)).toBe("s3cret:/@?#%");
+  });
+
+  it("is read by loadEnvFile, after the settings file", async () => {
+    const settings = join(dir, "settings.env");
+    await writeFile(settings, `DATABASE_URL=postgresql://app@db/payreq\nDATABASE_PASSWORD_FILE=${join(dir, "password")}\n`);
+    const env: NodeJS.ProcessEnv = { ENV_FILE: settings };
+    loadEnvFile(env);
+    expect(decodeURIComponent(new URL(env["DATABASE_URL"]!).password)).toBe("s3cret:/@?#%");
+  });
+
+  it("changes nothing when unset, and refuses an unreadable file or a missing DATABASE_URL, naming them", () => {
+    const env: NodeJS.ProcessEnv = { DATABASE_URL: "postgresql://app@db/payreq" };
+    loadDatabasePassword(env);
+    expect(env).toEqual({ DATABASE_URL: "postgresql://app@db/payreq" });
+    expect(() => loadDatabasePassword({ ...env, DATABASE_PASSWORD_FILE: join(dir, "none") })).toThrow(
+      /DATABASE_PASSWORD_FILE names .*none, which cannot be read \(ENOENT\)/,
+    );
+    expect(() => loadDatabasePassword({ DATABASE_PASSWORD_FILE: join(dir, "password") })).toThrow(/DATABASE_URL must be set/);
   });
 });

@@ -74,6 +74,7 @@ export function workerConfig(webhooks: Partial<WorkerConfig["webhooks"]> = {}): 
     queues: { prefix: `test-${randomUUID()}` },
     expiry: { sweepIntervalMs: 60_000 },
     shutdownTimeoutMs: 5_000,
+    health: { file: undefined, everyMs: 10_000 },
     webhooks: {
       retryDelaysMs: [50, 50, 50, 50, 50, 50, 50],
       timeoutMs: 1_000,
