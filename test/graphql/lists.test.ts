@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
-import { gql } from "../fixtures.js";
+import { app, gql } from "../fixtures.js";
 import { buildMerchant, buildRequest, payer } from "../factories.js";
 import { Requests, Transactions } from "../operations/dashboard.js";
 
@@ -84,5 +84,81 @@ describe("list cursors", () => {
     }
     const real = (await gql(Requests, { first: 1 }, merchant.apiKey)).data!.paymentRequests.pageInfo.endCursor;
     expect((await gql(Requests, { first: 1, after: real }, merchant.apiKey)).errors).toBeUndefined();
+  });
+});
+
+describe("list cursors and the list that issued them", () => {
+  /** Sends a document as it is (transactions' dashboard document selects no cursors). */
+  async function query(apiKey: string, text: string, variables: object = {}) {
+    const response = await app.fetch(
+      new Request("http://test/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": apiKey },
+        body: JSON.stringify({ query: text, variables }),
+      }),
+    );
+    type Page = { edges: { cursor: string }[] };
+    return (await response.json()) as { data?: Record<string, Page>; errors?: { extensions?: { code?: string } }[] };
+  }
+  const forward = (list: string) => `query($after: String) { ${list}(first: 5, after: $after) { edges { cursor node { id } } } }`;
+  const backward = (list: string) =>
+    `query($before: String) { ${list}(last: 5, before: $before) { edges { cursor node { id } } } }`;
+
+  it("refuse a cursor of another list, or of another merchant's list, as BAD_REQUEST, forwards and backwards", async () => {
+    const [merchant, other] = await Promise.all([buildMerchant(), buildMerchant()]);
+    for (const m of [merchant, other]) {
+      const { request } = await buildRequest({ merchant: m });
+      await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
+    }
+    const cursorOf = async (apiKey: string, list: string) => (await query(apiKey, forward(list))).data![list]!.edges[0]!.cursor;
+    const own = {
+      requests: await cursorOf(merchant.apiKey, "paymentRequests"),
+      transactions: await cursorOf(merchant.apiKey, "transactions"),
+    };
+    const theirs = {
+      requests: await cursorOf(other.apiKey, "paymentRequests"),
+      transactions: await cursorOf(other.apiKey, "transactions"),
+    };
+
+    const refused = [
+      ["paymentRequests", own.transactions],
+      ["transactions", own.requests],
+      ["paymentRequests", theirs.requests],
+      ["transactions", theirs.transactions],
+    ] as const;
+    for (const [list, cursor] of refused) {
+      for (const document of [forward(list), backward(list)]) {
+        const answer = await query(merchant.apiKey, document, { after: cursor, before: cursor });
+        expect(answer.errors?.[0]?.extensions?.code, `${document} with ${cursor}`).toBe("BAD_REQUEST");
+      }
+    }
+    // The list's own cursors still page.
+    expect((await query(merchant.apiKey, forward("paymentRequests"), { after: own.requests })).errors).toBeUndefined();
+    expect((await query(merchant.apiKey, backward("transactions"), { before: own.transactions })).errors).toBeUndefined();
+  });
+
+  it("let any filter of the same list page from a cursor, without losing the row after it", async () => {
+    const merchant = await buildMerchant();
+    const base = Date.parse("2026-01-01T00:00:00Z");
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const { request } = await buildRequest({ merchant, externalReference: `ref-${i}` });
+      await db.paymentRequest.update({ where: { id: request.id }, data: { createdAt: new Date(base + i * 60_000) } });
+      ids.push(request.id);
+    }
+    // The cursor's own row does not match the filter it is then used with.
+    await payRequest(payer, { requestId: ids[3]!, authorization: "x", ledger: "test.uplink" });
+    const refs = (edges: { node: { externalReference?: string | null } }[]) => edges.map((e) => e.node.externalReference);
+
+    const all = (await gql(Requests, { first: 2 }, merchant.apiKey)).data!.paymentRequests;
+    expect(refs(all.edges)).toEqual(["ref-4", "ref-3"]);
+    const open = await gql(Requests, { first: 10, after: all.pageInfo.endCursor, filter: { status: ["NEW"] } }, merchant.apiKey);
+    expect(refs(open.data!.paymentRequests.edges)).toEqual(["ref-2", "ref-1", "ref-0"]);
+    const before = await gql(
+      Requests,
+      { last: 10, before: all.pageInfo.endCursor, filter: { status: ["NEW"] } },
+      merchant.apiKey,
+    );
+    expect(refs(before.data!.paymentRequests.edges)).toEqual(["ref-4"]);
   });
 });

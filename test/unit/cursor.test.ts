@@ -2,7 +2,7 @@ import { formatPrismaCursor } from "@pothos/plugin-prisma";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/domain/errors.js";
-import { decodeListCursor } from "../../src/domain/requests/list.js";
+import { decodeListCursor } from "../../src/graphql/list-cursor.js";
 
 const ID = "2f0c2a7e-5d4b-4a8f-9a51-0c3b1d2e4f60";
 const base64 = (text: string) => Buffer.from(text, "utf8").toString("base64");

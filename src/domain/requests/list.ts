@@ -4,22 +4,26 @@ import { requireMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { ValidationError } from "../errors.js";
 import { z } from "zod";
-import { id, parseInput, UUID } from "../validation.js";
-
-/** What a list cursor holds before base64: Pothos's prefix for a cursor on a string column, then the row's id. */
-const CURSOR_PREFIX = "GPC:S:";
+import { id, parseInput } from "../validation.js";
 
 /**
- * The row id a list cursor (`after`, `before`) points at. Only a cursor exactly as a list issued it
- * is read: anything else is refused as BAD_REQUEST before it can reach the database.
+ * A page starts only at one of the merchant's own rows of the list it pages: a cursor of another
+ * list, or of another merchant, is BAD_REQUEST (an empty page would tell that the row exists
+ * elsewhere). Any filter of the same list may page from it: it is a position in the same order.
  */
-export function decodeListCursor(cursor: string): string {
-  const text = Buffer.from(cursor, "base64").toString("utf8");
-  const id = text.startsWith(CURSOR_PREFIX) ? text.slice(CURSOR_PREFIX.length) : "";
-  if (Buffer.from(text, "utf8").toString("base64") !== cursor || !UUID.test(id)) {
-    throw new ValidationError("BAD_REQUEST", "after and before must be cursors returned by this list.");
-  }
-  return id;
+const notThisList = () => new ValidationError("BAD_REQUEST", "after and before must be cursors returned by this list.");
+
+/**
+ * A page as it is queried, and the id of the row it starts at (if any). The cursor's row is left
+ * out by id rather than skipped (Pothos asks to skip one row), so a cursor row that does not match
+ * the filter (a request paid since, or a cursor taken under another filter) does not cost the
+ * next row its place.
+ */
+function startingAt<Page extends { cursor?: { id?: string } | null }>(page: Page) {
+  if (!page.cursor) return { page, cursorId: null, notCursor: {} };
+  const { id } = page.cursor;
+  if (!id) throw notThisList();
+  return { page: { ...page, skip: 0 }, cursorId: id, notCursor: { id: { not: id } } };
 }
 
 /** The text of a request filter, checked before it reaches the database. */
@@ -62,22 +66,33 @@ function statusWhere(statuses: RequestStatus[], now: Date): Prisma.PaymentReques
  * The calling merchant's payment requests, newest first, filtered; `page` carries a connection's
  * cursor, take and skip (and a resolver's include) and is spread into the query.
  */
-export async function listRequests(ctx: DomainContext, given: RequestFilter, page: object = {}) {
+export async function listRequests(
+  ctx: DomainContext,
+  given: RequestFilter,
+  page: Omit<Prisma.PaymentRequestFindManyArgs, "where" | "orderBy"> = {},
+) {
   const { merchantId } = requireMerchant(ctx);
   // A clientId of any format that names nothing matches nothing; text with U+0000 is refused.
   const filter = { ...given, ...parseInput(requestFilterText, {}, { ...given, status: undefined }) };
-  return db.paymentRequest.findMany({
-    ...page,
-    where: {
-      merchantId,
-      ...(filter.status?.length ? statusWhere(filter.status, ctx.now()) : {}),
-      ...createdBetween(filter),
-      ...(filter.externalReference ? { externalReference: filter.externalReference } : {}),
-      ...(filter.clientId ? { clientId: filter.clientId } : {}),
-      ...(filter.ledger ? { options: { some: { ledgerId: filter.ledger } } } : {}),
-    },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-  });
+  const start = startingAt(page);
+  const [rows, cursorRow] = await Promise.all([
+    db.paymentRequest.findMany({
+      ...start.page,
+      where: {
+        merchantId,
+        ...start.notCursor,
+        ...(filter.status?.length ? statusWhere(filter.status, ctx.now()) : {}),
+        ...createdBetween(filter),
+        ...(filter.externalReference ? { externalReference: filter.externalReference } : {}),
+        ...(filter.clientId ? { clientId: filter.clientId } : {}),
+        ...(filter.ledger ? { options: { some: { ledgerId: filter.ledger } } } : {}),
+      },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    }),
+    start.cursorId === null || db.paymentRequest.findFirst({ where: { id: start.cursorId, merchantId }, select: { id: true } }),
+  ]);
+  if (!cursorRow) throw notThisList();
+  return rows;
 }
 
 export interface TransactionFilter {
@@ -88,17 +103,28 @@ export interface TransactionFilter {
 }
 
 /** The calling merchant's transactions, newest first, filtered (see listRequests for `page`). */
-export async function listTransactions(ctx: DomainContext, given: TransactionFilter, page: object = {}) {
+export async function listTransactions(
+  ctx: DomainContext,
+  given: TransactionFilter,
+  page: Omit<Prisma.TransactionFindManyArgs, "where" | "orderBy"> = {},
+) {
   const { merchantId } = requireMerchant(ctx);
   const filter = { ...given, ...parseInput(transactionFilterText, {}, { ...given, type: undefined }) };
-  return db.transaction.findMany({
-    ...page,
-    where: {
-      merchantId,
-      ...(filter.type ? { type: filter.type } : {}),
-      ...(filter.ledger ? { ledgerId: filter.ledger } : {}),
-      ...createdBetween(filter),
-    },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-  });
+  const start = startingAt(page);
+  const [rows, cursorRow] = await Promise.all([
+    db.transaction.findMany({
+      ...start.page,
+      where: {
+        merchantId,
+        ...start.notCursor,
+        ...(filter.type ? { type: filter.type } : {}),
+        ...(filter.ledger ? { ledgerId: filter.ledger } : {}),
+        ...createdBetween(filter),
+      },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    }),
+    start.cursorId === null || db.transaction.findFirst({ where: { id: start.cursorId, merchantId }, select: { id: true } }),
+  ]);
+  if (!cursorRow) throw notThisList();
+  return rows;
 }

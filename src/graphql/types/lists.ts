@@ -1,7 +1,8 @@
 import type { FieldRef } from "@pothos/core";
-import { decodeListCursor, listRequests, listTransactions } from "../../domain/requests/list.js";
+import { listRequests, listTransactions } from "../../domain/requests/list.js";
 import { builder } from "../builder.js";
 import { RequestStatusEnum, TransactionTypeEnum } from "../enums.js";
+import { decodeListCursor } from "../list-cursor.js";
 
 const RequestFilter = builder.inputType("RequestFilter", {
   description: "Narrows a list of payment requests; every field is optional.",
