@@ -3,7 +3,6 @@ import { blockFieldSuggestionsPlugin } from "@escape.tech/graphql-armor-block-fi
 import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
 import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
-import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
 import { usePrometheus } from "@graphql-yoga/plugin-prometheus";
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
@@ -13,11 +12,13 @@ import { logger } from "../api-logger.js";
 import type { RequestChangeFeed } from "../pubsub/request-changes.js";
 import { metricsRegistry } from "../transport/metrics.js";
 import { graphQLContextFactory } from "./context.js";
+import { useKeyOnSimpleRequests } from "./key-required.js";
 import { maskUnexpectedError } from "./mask-error.js";
 import { sharingTheDatabase } from "./database-share.js";
 import { MAX_ALIASES, useOperationBounds } from "./operation-bounds.js";
 import { useRateLimit } from "./rate-limit.js";
 import { schema } from "./schema.js";
+import { useSearchParams } from "./search-params.js";
 import { useStrictJsonNumbers } from "./strict-json.js";
 import { useStrictVariables } from "./strict-variables.js";
 
@@ -70,9 +71,10 @@ export function createGraphQLHandler(changes: RequestChangeFeed, settings = conf
           graphql_yoga_http_duration: false,
         },
       }),
-      // Browsers can send "simple" cross-site requests without a preflight; those must carry this header.
+      // Browsers can send "simple" cross-site requests without a preflight; those must carry a key.
+      useKeyOnSimpleRequests(),
       useStrictJsonNumbers(),
-      useCSRFPrevention({ requestHeaders: ["x-graphql-yoga-csrf", "x-api-key"] }),
+      useSearchParams(),
       // Abusive queries are refused before execution.
       maxDepthPlugin({ n: 10, flattenFragments: true }),
       costLimitPlugin({ maxCost: 5000 }),

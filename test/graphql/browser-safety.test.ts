@@ -35,9 +35,10 @@ describe("GraphQL browser safety", () => {
     expect(unreadable.headers.get("access-control-allow-origin")).not.toBe("https://evil.example");
   });
 
-  it("refuses simple cross-site requests that could be forged (CSRF)", async () => {
+  it("refuses simple cross-site requests that could be forged (CSRF): they carry no key", async () => {
     const forged = await post({ "content-type": "text/plain" }, JSON.stringify({ query: "{ __typename }" }));
-    expect(forged.status).toBe(403);
+    expect(forged.status).toBe(401);
+    expect(await forged.json()).toMatchObject({ errors: [{ extensions: { code: "KEY_NOT_AUTHORIZED" } }] });
   });
 
   it("refuses bodies over 64 KiB", async () => {
