@@ -1,5 +1,4 @@
 import { useDisableIntrospection } from "@envelop/disable-introspection";
-import { blockFieldSuggestionsPlugin } from "@escape.tech/graphql-armor-block-field-suggestions";
 import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
 import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
@@ -21,6 +20,7 @@ import { schema } from "./schema.js";
 import { useSearchParams } from "./search-params.js";
 import { useStrictJsonNumbers } from "./strict-json.js";
 import { useStrictVariables } from "./strict-variables.js";
+import { useNoSuggestions } from "./suggestions.js";
 
 /**
  * The GraphQL endpoint. Query fields report a DomainError as a GraphQL error carrying its CODE in
@@ -78,11 +78,11 @@ export function createGraphQLHandler(changes: RequestChangeFeed, settings = conf
       // Abusive queries are refused before execution.
       maxDepthPlugin({ n: 10, flattenFragments: true }),
       costLimitPlugin({ maxCost: 5000 }),
-      // One tenant's operation stays small: few aliases, few writes (see the contract's per-tenant bounds).
-      maxAliasesPlugin({ n: MAX_ALIASES, exposeLimits: true }),
+      // One tenant's operation stays small: few aliases (`__typename` ones too), few writes (see the contract's per-tenant bounds).
+      maxAliasesPlugin({ n: MAX_ALIASES, allowList: [], exposeLimits: true }),
       useOperationBounds(),
       // Without introspection, "Did you mean …" must not spell out the schema either.
-      ...(settings.introspection ? [] : [useDisableIntrospection(), blockFieldSuggestionsPlugin()]),
+      ...(settings.introspection ? [] : [useDisableIntrospection(), useNoSuggestions()]),
       useRateLimit(),
       useStrictVariables(),
       // Each operation is compiled once into plain JavaScript (cached per document): about a sixth

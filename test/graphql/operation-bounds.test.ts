@@ -36,6 +36,25 @@ describe("per-operation bounds on GraphQL", () => {
     expect(await created(merchant)).toBe(0);
   });
 
+  it("count __typename aliases too, also inside fields and through inline and named fragments", async () => {
+    const merchant = await buildMerchant();
+    const typenames = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `t${from + i}: __typename`).join(" ");
+    const refused = [
+      `{ ${typenames(21)} }`,
+      `{ ... on Query { ${typenames(21)} } }`,
+      `{ paymentRequests(first: 1) { ${typenames(11)} edges { node { ${typenames(10, 11)} } } } }`,
+      // One fragment of 11 spread twice: 22.
+      `query { ...F ... on Query { ...F } } fragment F on Query { ${typenames(11)} }`,
+    ];
+    for (const document of refused) {
+      const body = await post(merchant.apiKey, document);
+      expect(body.data, document).toBeUndefined();
+      expect(body.errors?.[0]?.message, document).toMatch(/aliases/i);
+    }
+    const twenty = await post(merchant.apiKey, `{ ${typenames(20)} }`);
+    expect(twenty.errors).toBeUndefined();
+  });
+
   it("refuse more than 10 root mutation fields, and run 10", async () => {
     const merchant = await buildMerchant();
     const eleven = await createMany(merchant, 11);
@@ -49,18 +68,64 @@ describe("per-operation bounds on GraphQL", () => {
   });
 });
 
-describe("field suggestions", () => {
+describe("suggestions", () => {
   const production = createApp({ graphql: { introspection: false, graphiql: false } });
   afterAll(() => production.dispose());
 
-  it("are given while introspection is on, and never while it is off", async () => {
+  /** Misspellings of every kind of name, each of which graphql-js would answer with "Did you mean" and the right name. */
+  const typos: { what: string; document: string; variables?: object; right: string }[] = [
+    { what: "a field", document: "{ paymentRequests(first: 1) { edges { node { idd } } } }", right: "id" },
+    { what: "an argument", document: "{ webhookEvents(firs: 1) { id } }", right: "first" },
+    {
+      what: "a type",
+      document: "query($s: [WebhookEventStat!]) { webhookEvents(states: $s) { id } }",
+      right: "WebhookEventState",
+    },
+    { what: "an enum value", document: "{ webhookEvents(states: [DELIVERD]) { id } }", right: "DELIVERED" },
+    {
+      what: "an input field",
+      document: 'mutation { requestCreate(input: { merchantId: "x", asset: "NZD", amout: 5 }) { __typename } }',
+      right: "amount",
+    },
+    {
+      what: "a field of a union's member",
+      document: 'mutation { requestCreate(input: { merchantId: "x", asset: "NZD", amount: 5 }) { id } }',
+      right: "PaymentRequest",
+    },
+    {
+      what: "an enum value in a variable",
+      document: "query($s: [WebhookEventState!]) { webhookEvents(states: $s) { id } }",
+      variables: { s: ["DELIVERD"] },
+      right: "DELIVERED",
+    },
+    {
+      what: "an input field in a variable",
+      document: "mutation($i: RequestCreateInput!) { requestCreate(input: $i) { __typename } }",
+      variables: { i: { merchantId: "x", asset: "NZD", amout: 5 } },
+      right: "amount",
+    },
+  ];
+
+  it("are given while introspection is on", async () => {
     const merchant = await buildMerchant();
-    const typo = "{ paymentRequests(first: 1) { edges { node { idd } } } }";
-    const open = await post(merchant.apiKey, typo);
-    expect(open.errors?.[0]?.message).toContain("Did you mean");
-    const closed = await post(merchant.apiKey, typo, {}, production);
+    for (const { what, document } of typos.slice(0, 6)) {
+      const open = await post(merchant.apiKey, document);
+      expect(open.errors?.map((e) => e.message).join(" "), what).toContain("Did you mean");
+    }
+  });
+
+  it("are never given while introspection is off: no field, argument, type or enum value is named", async () => {
+    const merchant = await buildMerchant();
+    for (const { what, document, variables, right } of typos) {
+      const closed = await post(merchant.apiKey, document, variables, production);
+      expect(closed.errors?.length, what).toBeGreaterThan(0);
+      for (const { message } of closed.errors!) {
+        expect(message, what).not.toMatch(/did you mean|suggestion/i);
+        expect(message, what).not.toContain(`"${right}"`);
+      }
+    }
+    const closed = await post(merchant.apiKey, typos[0]!.document, {}, production);
     expect(closed.errors?.[0]?.message).toMatch(/Cannot query field "idd"/);
-    expect(closed.errors?.[0]?.message).not.toContain("Did you mean");
   });
 });
 
