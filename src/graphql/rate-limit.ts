@@ -1,42 +1,59 @@
-import { GraphQLError, type DocumentNode } from "graphql";
+import type { DocumentNode, GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { DomainError, RateLimitedError } from "../domain/errors.js";
-import { httpStatusOf } from "../transport/http-status.js";
-import { chargeCalls } from "../transport/rate-limit.js";
+import { DomainError } from "../domain/errors.js";
+import { chargeCalls, type Meter } from "../transport/rate-limit.js";
+import { requestContext } from "../transport/request-context.js";
 import type { GraphQLContext } from "./context.js";
+import { refusalOf } from "./refusal.js";
 import { operationOf, rootFieldCount } from "./root-fields.js";
 
+/** Charges calls to a meter; answers the call's refusal if over the limit (or Redis is unreachable). */
+async function charge(meter: Meter, calls: number): Promise<GraphQLError | null> {
+  try {
+    await chargeCalls(meter, calls);
+    return null;
+  } catch (error) {
+    if (error instanceof DomainError) return refusalOf(error);
+    throw error;
+  }
+}
+
 /**
- * Charges each operation to its API key's rate limit, one call per root field (each alias
- * counts), before it runs. Over the limit the answer is HTTP 429 with Retry-After and
- * `extensions.code` RATE_LIMIT_EXCEEDED. Calls without a valid key are charged to their client
- * address (their fields then fail with KEY_NOT_AUTHORIZED).
+ * Charges each GraphQL call to its API key's rate limit, or to its client address when it has no
+ * valid key (its fields then fail with KEY_NOT_AUTHORIZED). Over the limit the answer is HTTP 429
+ * with Retry-After and `extensions.code` RATE_LIMIT_EXCEEDED, and nothing of the call runs.
+ *
+ * One call is charged as the request arrives, before its body is read: a document refused before
+ * it runs (unreadable, invalid, too deep, too costly) costs that one call, and a caller past its
+ * limit is refused before its document costs any parsing or validation. An operation that runs is
+ * charged the rest of one call per root field (each alias counts), at least one in all.
  */
 export function useRateLimit(): Plugin<GraphQLContext> {
-  const charge = async (context: GraphQLContext, document: DocumentNode, operationName?: string | null) => {
-    // If the key cannot even be looked up (database down), the fields report that themselves.
-    const meter = await context.meter().catch(() => null);
-    if (!meter) return null;
-    try {
-      const operation = operationOf(document, operationName);
-      await chargeCalls(meter, Math.max(1, operation ? rootFieldCount(operation, document) : 0));
-      return null;
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      const retryAfter: Record<string, string> =
-        error instanceof RateLimitedError ? { "Retry-After": String(error.retryAfterSeconds) } : {};
-      const http = { status: httpStatusOf(error.code), headers: retryAfter };
-      return { errors: [new GraphQLError(error.message, { extensions: { code: error.code, http } })] };
-    }
-  };
+  // If the key cannot even be looked up (database down), the fields report that themselves.
+  const meterOf = (context: { meter: () => Promise<Meter> }) => context.meter().catch(() => null);
+
   // What execute and subscribe share of their hooks' payloads.
   type Payload = {
     args: { contextValue: GraphQLContext; document: DocumentNode; operationName?: string | null };
     setResultAndStopExecution: (result: { errors: GraphQLError[] }) => void;
   };
-  const guard = async ({ args, setResultAndStopExecution }: Payload) => {
-    const refused = await charge(args.contextValue, args.document, args.operationName);
-    if (refused) setResultAndStopExecution(refused);
+  const chargeRootFields = async ({ args, setResultAndStopExecution }: Payload) => {
+    const operation = operationOf(args.document, args.operationName);
+    const rest = (operation ? rootFieldCount(operation, args.document) : 0) - 1;
+    if (rest <= 0) return;
+    const meter = await meterOf(args.contextValue);
+    if (!meter) return;
+    const refused = await charge(meter, rest);
+    if (refused) setResultAndStopExecution({ errors: [refused] });
   };
-  return { onExecute: guard, onSubscribe: guard };
+
+  return {
+    async onRequestParse({ request }) {
+      const meter = await meterOf(requestContext(request));
+      const refused = meter && (await charge(meter, 1));
+      if (refused) throw refused;
+    },
+    onExecute: chargeRootFields,
+    onSubscribe: chargeRootFields,
+  };
 }

@@ -78,6 +78,65 @@ describe("rate limits on GraphQL", () => {
   });
 });
 
+describe("rate limits on GraphQL documents refused before they run", () => {
+  const send = (apiKey: string, body: string) =>
+    app.fetch(
+      new Request("http://test/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": apiKey },
+        body,
+      }),
+    );
+  const document = (query: string) => JSON.stringify({ query });
+  const refused = {
+    unparsable: document("{ paymentRequests("),
+    unknownField: document("{ nothingHere }"),
+    tooDeep: document(`{ transaction(id: "x") { ${"request { paidBy { ".repeat(6)} id ${"} } ".repeat(6)} } }`),
+    tooCostly: document(
+      `{ ${Array.from({ length: 6 }, (_, i) => `a${i}: paymentRequests(first: 100) { edges { node { id } } }`).join(" ")} }`,
+    ),
+    tooManyAliases: document(`{ ${Array.from({ length: 21 }, (_, i) => `t${i}: __typename`).join(" ")} }`),
+    tooManyMutations: document(
+      `mutation { ${Array.from({ length: 11 }, (_, i) => `a${i}: requestCancel(input: { requestId: "x" }) { __typename }`).join(" ")} }`,
+    ),
+    notJson: "{ not json",
+  };
+
+  it("charge each refused document one call, and past the limit answer 429 before reading the document", async () => {
+    const documents = Object.values(refused);
+    const merchant = await limitedMerchant(documents.length);
+    for (const body of documents) {
+      const response = await send(merchant.apiKey, body);
+      expect(response.status, body).not.toBe(429);
+      const answer = (await response.json()) as { data?: unknown; errors?: unknown[] };
+      expect(answer.data ?? null, body).toBeNull();
+      expect(answer.errors?.length, body).toBeGreaterThan(0);
+    }
+    for (const body of documents) {
+      const response = await send(merchant.apiKey, body);
+      expect(response.status, body).toBe(429);
+      expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect(await response.json()).toEqual({
+        errors: [{ message: expect.any(String), extensions: { code: "RATE_LIMIT_EXCEEDED" } }],
+      });
+    }
+  });
+
+  it("do not charge twice a document that runs: one call per root field in all", async () => {
+    const merchant = await limitedMerchant(3);
+    const lookUp = (fields: number) =>
+      document(`{ ${Array.from({ length: fields }, (_, i) => `a${i}: webhookEvents(first: 1) { id }`).join(" ")} }`);
+    const three = (await (await send(merchant.apiKey, lookUp(3))).json()) as { errors?: unknown };
+    expect(three.errors).toBeUndefined();
+    expect((await send(merchant.apiKey, lookUp(1))).status).toBe(429);
+
+    const another = await limitedMerchant(3);
+    expect((await send(another.apiKey, document("{ __typename }"))).status).toBe(200);
+    expect((await send(another.apiKey, lookUp(2))).status).toBe(200);
+    expect((await send(another.apiKey, document("{ __typename }"))).status).toBe(429);
+  });
+});
+
 describe("rate limits on QR codes", () => {
   it("answer 429 with Retry-After like every other route", async () => {
     const merchant = await limitedMerchant(1);
@@ -95,15 +154,19 @@ describe("rate limits without a valid key", () => {
     const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
     await new Promise((resolve) => server.once("listening", resolve));
     const port = (server.address() as AddressInfo).port;
-    const from = (address: string) =>
+    const from = (
+      address: string,
+      path = "/api/requests.info?requestId=x",
+      headers: Record<string, string> = { "x-api-key": "mk_guess" },
+    ) =>
       new Promise<{ status: number; retryAfter?: string }>((resolve, reject) => {
         const call = request(
           {
             host: "127.0.0.1",
             port,
-            path: "/api/requests.info?requestId=x",
+            path,
             localAddress: address,
-            headers: { "x-api-key": "mk_guess" },
+            headers,
           },
           (response) => {
             response.resume();
@@ -123,6 +186,12 @@ describe("rate limits without a valid key", () => {
       expect(throttled.status).toBe(429);
       expect(Number(throttled.retryAfter)).toBeGreaterThanOrEqual(1);
       expect((await from(other)).status).toBe(401);
+      // GraphQL documents from that address, with no key or an unknown one, also the refused ones.
+      const graphql = `/graphql?query=${encodeURIComponent("{ paymentRequests(")}`;
+      for (const headers of [{}, { "x-api-key": "mk_guess" }] as Record<string, string>[]) {
+        expect((await from(guesser, graphql, headers)).status).toBe(429);
+        expect((await from(other, graphql, headers)).status).not.toBe(429);
+      }
     } finally {
       await redis.quit();
       server.close();
