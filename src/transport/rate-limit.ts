@@ -26,12 +26,28 @@ if count == tonumber(ARGV[1]) then redis.call("PEXPIRE", KEYS[1], ARGV[2]) end
 return count`;
 
 /**
+ * The meters this process found past their limit, with the end of that window. A window's counter
+ * only grows, so until then their calls are refused here, without a Redis round trip: a caller
+ * flooding past its limit costs the service as little as possible.
+ */
+const spent = new Map<string, number>();
+
+/** Whether a meter is past its limit for the rest of the current window, as this process last saw it. */
+export function isSpent(meter: Meter, now = Date.now()): boolean {
+  return (spent.get(meter.bucket) ?? 0) > now;
+}
+
+const secondsUntil = (end: number, now: number) => Math.max(1, Math.ceil((end - now) / 1000));
+
+/**
  * Charges `calls` calls to a meter for the current minute. Fixed one-minute windows counted in
  * Redis, so the limit holds across API instances. Throws RATE_LIMIT_EXCEEDED past the limit and
  * EXTERNAL_SERVICE_ERROR while Redis is unreachable. REST charges one call per request, GraphQL
  * one per root field.
  */
 export async function chargeCalls(meter: Meter, calls: number, now = new Date()): Promise<void> {
+  const spentUntil = spent.get(meter.bucket);
+  if (spentUntil !== undefined && spentUntil > now.getTime()) throw new RateLimitedError(secondsUntil(spentUntil, now.getTime()));
   const window = Math.floor(now.getTime() / WINDOW_MS);
   const counter = `payreq:rate:${meter.bucket}:${window}`;
   let count: number;
@@ -42,6 +58,16 @@ export async function chargeCalls(meter: Meter, calls: number, now = new Date())
   }
   if (!Number.isFinite(count)) throw new ExternalServiceError("The rate limiter is unavailable; try again shortly.");
   if (count > (meter.perMinute ?? config.rateLimit.perMinute)) {
-    throw new RateLimitedError(Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now.getTime()) / 1000)));
+    const end = (window + 1) * WINDOW_MS;
+    if (spent.size >= MAX_SPENT) forgetEnded(now.getTime());
+    if (spent.size < MAX_SPENT) spent.set(meter.bucket, end);
+    throw new RateLimitedError(secondsUntil(end, now.getTime()));
   }
+}
+
+/** Bounds the memory a flood from many addresses can take; past it, Redis answers as before. */
+const MAX_SPENT = 100_000;
+
+function forgetEnded(now: number): void {
+  for (const [bucket, end] of spent) if (end <= now) spent.delete(bucket);
 }

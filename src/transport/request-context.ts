@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { DomainContext } from "../domain/context.js";
+import { hashApiKey } from "../domain/keys/api-key.js";
 import { authenticate, recordKeyUse, type AuthenticatedKey } from "../domain/keys/authenticate.js";
 import { UnauthenticatedError } from "../domain/errors.js";
 import { logger } from "../api-logger.js";
-import { addressMeter, keyMeter, type Meter } from "./rate-limit.js";
+import { addressMeter, isSpent, keyMeter, type Meter } from "./rate-limit.js";
 
 const requestIds = new WeakMap<Request, string>();
 
@@ -42,6 +43,22 @@ export interface RequestContext {
 
 const contexts = new WeakMap<Request, RequestContext>();
 
+/**
+ * The meter of each key lately seen, by the hash of the key as presented, so that a key past its
+ * limit (isSpent) is refused without being looked up again: for the rest of that minute it answers
+ * RATE_LIMIT_EXCEEDED, even if it was revoked or given a higher limit meanwhile. Bounded: the
+ * oldest is forgotten first.
+ */
+const meterOfKey = new Map<string, Meter>();
+const MAX_KEYS_REMEMBERED = 10_000;
+
+function rememberMeter(keyHash: string, meter: Meter): Meter {
+  meterOfKey.delete(keyHash);
+  if (meterOfKey.size >= MAX_KEYS_REMEMBERED) meterOfKey.delete(meterOfKey.keys().next().value!);
+  meterOfKey.set(keyHash, meter);
+  return meter;
+}
+
 /** The call's context, made once per Request and shared by the middleware and handlers that see it. */
 export function requestContext(request: Request): RequestContext {
   let context = contexts.get(request);
@@ -57,11 +74,20 @@ export function requestContext(request: Request): RequestContext {
   context = {
     requestId,
     key: authenticated,
-    meter: () =>
-      authenticated().then(keyMeter, (error: unknown) => {
-        if (error instanceof UnauthenticatedError) return addressMeter(clientAddresses.get(request) ?? "local");
-        throw error;
-      }),
+    meter: () => {
+      const presented = request.headers.get("x-api-key");
+      const keyHash = presented ? hashApiKey(presented.trim()) : null;
+      const known = keyHash ? meterOfKey.get(keyHash) : undefined;
+      if (known && isSpent(known)) return Promise.resolve(known);
+      return authenticated().then(
+        // A key was found, so one was presented.
+        (found) => rememberMeter(keyHash ?? "", keyMeter(found)),
+        (error: unknown) => {
+          if (error instanceof UnauthenticatedError) return addressMeter(clientAddresses.get(request) ?? "local");
+          throw error;
+        },
+      );
+    },
     domain: () =>
       (domain ??= authenticated().then(({ actor }) => ({
         actor,

@@ -78,6 +78,28 @@ describe("rate limits on GraphQL", () => {
   });
 });
 
+describe("a key past its limit", () => {
+  it("is refused for the rest of its minute without asking the database or Redis again", async () => {
+    // Not in the minute's last seconds: the test's calls fall in one window.
+    while (Date.now() % 60_000 > 50_000) await new Promise((resolve) => setTimeout(resolve, 100));
+    const merchant = await limitedMerchant(1);
+    const info = () => rest("requests.info", { apiKey: merchant.apiKey, query: { requestId: crypto.randomUUID() } });
+    expect((await info()).status).toBe(404);
+    expect((await info()).status).toBe(429);
+    // Were the counter or the key asked again, this call would pass: the counter is gone, the limit raised.
+    const redis = new Redis(testEnv.REDIS_URL);
+    try {
+      await redis.del(`payreq:rate:key:${keyPrefixOf(merchant.apiKey)}:${Math.floor(Date.now() / 60_000)}`);
+    } finally {
+      await redis.quit();
+    }
+    await db.apiKey.update({ where: { prefix: keyPrefixOf(merchant.apiKey) }, data: { rateLimitPerMinute: 1000 } });
+    const refused = await info();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  });
+});
+
 describe("rate limits on GraphQL documents refused before they run", () => {
   const send = (apiKey: string, body: string) =>
     app.fetch(
