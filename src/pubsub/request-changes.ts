@@ -4,8 +4,16 @@ import { Redis } from "ioredis";
 import { onRequestChange, requestChange, type RequestChange } from "../domain/requests/changes.js";
 import type { Logger } from "../logger.js";
 
+/**
+ * Each merchant's changes travel on a Redis channel of their own, `payreq:request-changes:<merchantId>`:
+ * a process receives only the changes of merchants it has subscribers for, and a change reaches
+ * only its merchant's streams, so one merchant's activity costs other merchants nothing.
+ */
 const CHANNEL = "payreq:request-changes";
-type Channels = { [CHANNEL]: [RequestChange | null] };
+type Channels = { [CHANNEL]: [merchantId: string, change: RequestChange | null] };
+
+/** The Redis channel of one merchant's changes. */
+export const channelOf = (merchantId: string) => `${CHANNEL}:${merchantId}`;
 
 /**
  * Forwards the request changes this process announces to every API process over Redis pub/sub.
@@ -14,7 +22,7 @@ type Channels = { [CHANNEL]: [RequestChange | null] };
  */
 export function publishRequestChanges(publisher: Redis, logger: Logger): () => void {
   return onRequestChange((change) => {
-    publisher.publish(CHANNEL, JSON.stringify(change)).catch((err: unknown) => {
+    publisher.publish(channelOf(change.merchantId), JSON.stringify(change)).catch((err: unknown) => {
       logger.warn({ err, change }, "could not announce a request change");
     });
   });
@@ -22,8 +30,10 @@ export function publishRequestChanges(publisher: Redis, logger: Logger): () => v
 
 /**
  * The request changes announced by any process, read through ONE Redis subscriber connection per
- * process however many clients subscribe (Yoga's pub/sub over a Redis event target). Every
- * message is validated; malformed ones are logged and dropped.
+ * process however many clients subscribe (Yoga's pub/sub over a Redis event target), which is
+ * subscribed to the channels of the merchants that have streams here. Every message is validated;
+ * malformed ones are logged and dropped. All of a process's streams of a merchant receive the same
+ * parsed object for one change (graphql/types/request.ts reads the request once for all of them).
  */
 export function subscribeRequestChanges(redisUrl: string, logger: Logger) {
   const subscriber = new Redis(redisUrl, {
@@ -61,12 +71,15 @@ export function subscribeRequestChanges(redisUrl: string, logger: Logger) {
   let closed: () => void = () => {};
   const whenClosed = new Promise<void>((resolve) => (closed = resolve));
   return {
-    /** Every valid change from now on; ends when the consumer stops iterating or the feed closes. */
-    changes: (): AsyncIterable<RequestChange> =>
+    /**
+     * Every valid change of one merchant's requests from the first read on; ends when the consumer
+     * stops iterating (at once, also while it waits for a change) or the feed closes.
+     */
+    changes: (merchantId: string): AsyncIterable<RequestChange> =>
       Repeater.race([
         pipe(
-          pubSub.subscribe(CHANNEL),
-          filter((change): change is RequestChange => change !== null),
+          pubSub.subscribe(CHANNEL, merchantId),
+          filter((change): change is RequestChange => change?.merchantId === merchantId),
         ),
         whenClosed,
       ]) as AsyncIterable<RequestChange>,

@@ -3,7 +3,7 @@ import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { announceRequestChange, type RequestChange } from "../../src/domain/requests/changes.js";
 import { logger } from "../../src/api-logger.js";
-import { publishRequestChanges, subscribeRequestChanges } from "../../src/pubsub/request-changes.js";
+import { channelOf, publishRequestChanges, subscribeRequestChanges } from "../../src/pubsub/request-changes.js";
 import { testEnv } from "../../vitest.config.js";
 
 const redis = new Redis(testEnv.REDIS_URL);
@@ -14,30 +14,31 @@ afterAll(async () => {
 });
 
 /** Reads one subscriber's changes of one merchant until `count` arrived. */
-async function collect(changes: AsyncIterable<RequestChange>, merchantId: string, count: number) {
+async function collect(merchantId: string, count: number) {
   const seen: RequestChange[] = [];
-  for await (const change of changes) {
-    if (change.merchantId === merchantId) seen.push(change);
+  for await (const change of feed.changes(merchantId)) {
+    seen.push(change);
     if (seen.length === count) break;
   }
   return seen;
 }
 
-/** Waits until this process's feed is subscribed in Redis (its SUBSCRIBE went out). */
-async function subscribed() {
-  await expect
-    .poll(async () => Number((await redis.pubsub("NUMSUB", "payreq:request-changes"))[1]), { timeout: 5_000 })
-    .toBeGreaterThan(0);
+/** Subscribers of a merchant's channel in Redis. */
+const subscribers = async (merchantId: string) => Number((await redis.pubsub("NUMSUB", channelOf(merchantId)))[1]);
+
+/** Waits until this process's feed is subscribed to a merchant's channel in Redis (its SUBSCRIBE went out). */
+async function subscribed(merchantId: string) {
+  await expect.poll(() => subscribers(merchantId), { timeout: 5_000 }).toBeGreaterThan(0);
   await expect
     .poll(async () => (await redis.call("CLIENT", "LIST", "TYPE", "pubsub")) as string, { timeout: 5_000 })
     .toContain(`name=payreq-request-changes-${process.pid}`);
 }
 
 describe("request changes between processes", () => {
-  it("reach every subscriber through one Redis connection per process, and malformed messages are dropped", async () => {
+  it("reach every subscriber of the merchant through one Redis connection per process, and malformed messages are dropped", async () => {
     const merchantId = randomUUID();
-    const readers = [1, 2, 3].map(() => collect(feed.changes(), merchantId, 2));
-    await subscribed();
+    const readers = [1, 2, 3].map(() => collect(merchantId, 2));
+    await subscribed(merchantId);
     const clients = ((await redis.call("CLIENT", "LIST", "TYPE", "pubsub")) as string)
       .split("\n")
       .filter((line) => line.includes(`name=payreq-request-changes-${process.pid} `));
@@ -45,8 +46,10 @@ describe("request changes between processes", () => {
 
     const stop = publishRequestChanges(redis, logger);
     try {
-      await redis.publish("payreq:request-changes", "not json");
-      await redis.publish("payreq:request-changes", JSON.stringify({ merchantId, requestId: "r0", change: "STOLEN" }));
+      await redis.publish(channelOf(merchantId), "not json");
+      await redis.publish(channelOf(merchantId), JSON.stringify({ merchantId, requestId: "r0", change: "STOLEN" }));
+      // A change of another merchant, even on this merchant's channel, is not this merchant's.
+      await redis.publish(channelOf(merchantId), JSON.stringify({ merchantId: randomUUID(), requestId: "r9", change: "PAID" }));
       announceRequestChange({ merchantId, requestId: "r1", change: "PAID" });
       announceRequestChange({ merchantId, requestId: "r1", change: "REFUNDED" });
       const heard = await Promise.all(readers);
@@ -56,6 +59,28 @@ describe("request changes between processes", () => {
           { merchantId, requestId: "r1", change: "REFUNDED" },
         ]);
       }
+    } finally {
+      stop();
+    }
+  });
+
+  it("travel on the merchant's own channel, which a process listens to only while it has readers of that merchant", async () => {
+    const [merchantId, otherId] = [randomUUID(), randomUUID()];
+    const stop = publishRequestChanges(redis, logger);
+    try {
+      const reader = feed.changes(merchantId)[Symbol.asyncIterator]();
+      const first = reader.next();
+      await subscribed(merchantId);
+      expect(await subscribers(otherId)).toBe(0);
+      announceRequestChange({ merchantId: otherId, requestId: "theirs", change: "PAID" });
+      announceRequestChange({ merchantId, requestId: "mine", change: "CANCELLED" });
+      expect((await first).value).toEqual({ merchantId, requestId: "mine", change: "CANCELLED" });
+
+      // Ending a reader that waits for a change ends it at once, and the process leaves the channel.
+      const waiting = reader.next();
+      await reader.return?.();
+      expect(await waiting).toEqual({ done: true, value: undefined });
+      await expect.poll(() => subscribers(merchantId), { timeout: 5_000 }).toBe(0);
     } finally {
       stop();
     }

@@ -16,6 +16,7 @@ import { effectiveStatus } from "../../domain/requests/status.js";
 import type { DomainContext } from "../../domain/context.js";
 import { requireMerchant } from "../../domain/auth.js";
 import type { RequestChange } from "../../domain/requests/changes.js";
+import { filter, pipe } from "graphql-yoga";
 import { builder } from "../builder.js";
 import { idempotent } from "../idempotent.js";
 import { PaymentMethodEnum, RequestStatusEnum } from "../enums.js";
@@ -242,18 +243,42 @@ builder.mutationFields((t) => {
 });
 
 builder.subscriptionField("paymentRequestChanged", (t) =>
-  t.field({
-    type: PaymentRequest,
+  t.prismaField({
+    type: "PaymentRequest",
     description:
       "Emits one of the merchant's payment requests each time its status changes (paid, cancelled, expired) or it is refunded. " +
       "Over server-sent events: POST /graphql with Accept: text/event-stream.",
     args: { requestId: t.arg.id({ description: "Only this request." }) },
-    subscribe: async function* (_root, args, ctx) {
+    // Not an async generator: one waiting for a change could not be ended until the next one came.
+    subscribe: async (_root, args, ctx) => {
       const { merchantId } = requireMerchant(await ctx.domain());
-      for await (const change of ctx.changes.changes()) {
-        if (change.merchantId === merchantId && (!args.requestId || change.requestId === args.requestId)) yield change;
-      }
+      const changes = ctx.changes.changes(merchantId);
+      return args.requestId
+        ? pipe(
+            changes,
+            filter((change) => change.requestId === args.requestId),
+          )
+        : changes;
     },
-    resolve: async (change, _args, ctx) => getRequest(await ctx.domain(), { requestId: (change as RequestChange).requestId }),
+    // Read with the selection's query, so that plugin-prisma loads nothing more per stream.
+    resolve: (query, change, _args, ctx) =>
+      readOnce(change as RequestChange, query, async () =>
+        getRequest(await ctx.domain(), { requestId: (change as RequestChange).requestId }, query),
+      ),
   }),
 );
+
+/**
+ * The request as it reads after a change, read once per selection however many of the merchant's
+ * streams in this process heard the change: they share its parsed object, and a merchant key sees
+ * exactly what its merchant's other keys see. Without it each change cost every stream its own reads.
+ */
+const reads = new WeakMap<RequestChange, Map<string, Promise<RequestDetails>>>();
+function readOnce(change: RequestChange, query: RequestQuery, read: () => Promise<RequestDetails>): Promise<RequestDetails> {
+  let bySelection = reads.get(change);
+  if (!bySelection) reads.set(change, (bySelection = new Map()));
+  const selection = JSON.stringify(query);
+  let pending = bySelection.get(selection);
+  if (!pending) bySelection.set(selection, (pending = read()));
+  return pending;
+}
