@@ -15,5 +15,6 @@ export const config = {
   db: { url: env.DATABASE_URL, poolSize: 20 },
   redis: { url: env.REDIS_URL },
   rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE },
+  subscriptions: { perKey: env.SUBSCRIPTIONS_PER_KEY, perAddress: env.SUBSCRIPTIONS_PER_ADDRESS },
   log: { level: env.LOG_LEVEL, pretty: env.NODE_ENV !== "production" },
 };

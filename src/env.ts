@@ -82,6 +82,10 @@ export const apiEnv = sharedEnv.extend({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** Requests per minute per API key unless the key has its own limit (counted in Redis). */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(200),
+  /** Subscription streams (server-sent events) one API key may hold open at once, across all API processes. */
+  SUBSCRIPTIONS_PER_KEY: z.coerce.number().int().min(1).default(20),
+  /** Subscription streams one client address may hold open at once, across all API processes. */
+  SUBSCRIPTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
   /** Serve GraphiQL to browsers at /graphql. Default: on except in production. */
   GRAPHIQL: flag.optional(),
   /** Answer introspection queries. Default: on except in production. */

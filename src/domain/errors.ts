@@ -144,9 +144,12 @@ export class ExternalServiceError extends DomainError<"EXTERNAL_SERVICE_ERROR"> 
   }
 }
 
-/** The key used up its requests for this minute. */
+/** The key used up its requests for this minute, or holds as many open subscriptions as it may. */
 export class RateLimitedError extends DomainError<"RATE_LIMIT_EXCEEDED"> {
-  constructor(readonly retryAfterSeconds: number) {
-    super("RATE_LIMIT_EXCEEDED", `Too many requests; retry in ${retryAfterSeconds} s.`);
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = `Too many requests; retry in ${retryAfterSeconds} s.`,
+  ) {
+    super("RATE_LIMIT_EXCEEDED", message);
   }
 }

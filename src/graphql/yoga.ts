@@ -5,12 +5,12 @@ import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { usePrometheus } from "@graphql-yoga/plugin-prometheus";
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
-import { createYoga } from "graphql-yoga";
+import { createYoga, type Plugin } from "graphql-yoga";
 import { config } from "../config.js";
 import { logger } from "../api-logger.js";
 import type { RequestChangeFeed } from "../pubsub/request-changes.js";
 import { metricsRegistry } from "../transport/metrics.js";
-import { graphQLContextFactory } from "./context.js";
+import { graphQLContextFactory, type GraphQLContext } from "./context.js";
 import { useKeyOnSimpleRequests } from "./key-required.js";
 import { maskUnexpectedError } from "./mask-error.js";
 import { sharingTheDatabase } from "./database-share.js";
@@ -26,7 +26,7 @@ import { useNoSuggestions } from "./suggestions.js";
  * The GraphQL endpoint. Query fields report a DomainError as a GraphQL error carrying its CODE in
  * `extensions.code` (mutations return typed errors instead); everything else stays masked.
  */
-export function createGraphQLHandler(changes: RequestChangeFeed, settings = config.graphql) {
+export function createGraphQLHandler(changes: RequestChangeFeed, streams: Plugin<GraphQLContext>, settings = config.graphql) {
   return createYoga({
     schema: sharingTheDatabase(schema),
     context: graphQLContextFactory(changes),
@@ -89,6 +89,8 @@ export function createGraphQLHandler(changes: RequestChangeFeed, settings = conf
       // Each operation is compiled once into plain JavaScript (cached per document): about a sixth
       // less CPU per call than graphql-js's interpreter, measured on paymentRequest.
       useGraphQlJit(),
+      // Last: an operation refused above takes no place (graphql/stream-limit.ts).
+      streams,
     ],
     logging: logger.child({ component: "graphql" }),
     // Yoga logs what it masks (logging: above).

@@ -10,6 +10,8 @@ import { redis, redisReachable } from "../redis.js";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { recordClientAddress, requestIdOf } from "../transport/request-context.js";
 import { createGraphQLHandler } from "../graphql/yoga.js";
+import { boundedStreams } from "../graphql/stream-limit.js";
+import { createStreamSlots } from "../transport/stream-slots.js";
 import { mountQrCodes } from "./qr.js";
 import { countCalls } from "./metrics.js";
 import { renderError } from "./middleware.js";
@@ -21,7 +23,8 @@ import { routes } from "./rest/routes.js";
 export function createApp(settings: { graphql?: Partial<typeof config.graphql> } = {}) {
   const feed = subscribeRequestChanges(config.redis.url, logger);
   const stopPublishing = publishRequestChanges(redis, logger);
-  const yoga = createGraphQLHandler(feed, { ...config.graphql, ...settings.graphql });
+  const streams = boundedStreams(createStreamSlots(redis, config.subscriptions, logger));
+  const yoga = createGraphQLHandler(feed, streams.plugin, { ...config.graphql, ...settings.graphql });
   const app = new Hono();
   app.onError(renderError);
   const calls = trackCalls();
@@ -83,14 +86,19 @@ export function createApp(settings: { graphql?: Partial<typeof config.graphql> }
   return {
     fetch: app.fetch,
     /**
-     * Refuses new calls and ends the subscription streams; resolves once the calls already running
-     * have answered. The process closes its connections only after that (src/server.ts).
+     * Refuses new calls and ends the subscription streams (clients get a `complete` event, and
+     * their places in the per-key and per-address bounds are given back); resolves once the calls
+     * already running have answered. The process closes its connections only after that (src/server.ts).
      */
-    stop: () => {
-      feed.close();
-      return calls.stop();
+    /** Ends every subscription stream open in this process; settles once their places are given back. */
+    closeStreams: () => streams.closeAll(),
+    stop: async () => {
+      const idle = calls.stop();
+      await streams.closeAll();
+      await idle;
     },
     dispose: async () => {
+      await streams.closeAll();
       stopPublishing();
       await yoga.dispose();
       feed.close();

@@ -28,6 +28,9 @@ export function recordClientAddress(request: Request, address: string): void {
   clientAddresses.set(request, address);
 }
 
+/** The address a call came from; calls made in-process (tests) have none and count as "local". */
+export const clientAddressOf = (request: Request): string => clientAddresses.get(request) ?? "local";
+
 /**
  * What every transport knows about one HTTP call: its request id and, on first use, the API key
  * it was made with and the domain context of that key. Authentication is lazy so that GraphiQL
@@ -83,7 +86,7 @@ export function requestContext(request: Request): RequestContext {
         // A key was found, so one was presented.
         (found) => rememberMeter(keyHash ?? "", keyMeter(found)),
         (error: unknown) => {
-          if (error instanceof UnauthenticatedError) return addressMeter(clientAddresses.get(request) ?? "local");
+          if (error instanceof UnauthenticatedError) return addressMeter(clientAddressOf(request));
           throw error;
         },
       );
