@@ -64,7 +64,13 @@ export function createStreamSlots(redis: Redis, limits: StreamLimits, logger: Lo
 
   function renew(): void {
     const members = new Map<string, string[]>();
-    for (const [id, buckets] of open) for (const bucket of buckets) members.set(bucket, [...(members.get(bucket) ?? []), id]);
+    for (const [id, buckets] of open) {
+      for (const bucket of buckets) {
+        const ids = members.get(bucket);
+        if (ids) ids.push(id);
+        else members.set(bucket, [id]);
+      }
+    }
     const pipeline = redis.pipeline();
     for (const [bucket, ids] of members) pipeline.eval(RENEW, 1, bucket, leaseMs, ...ids);
     pipeline.exec().catch((err: unknown) => logger.warn({ err }, "could not renew the leases of open subscription streams"));
@@ -80,7 +86,7 @@ export function createStreamSlots(redis: Redis, limits: StreamLimits, logger: Lo
     }
     const pipeline = redis.pipeline();
     for (const bucket of buckets) pipeline.zrem(bucket, id);
-    // Not given back now, it lapses with its lease.
+    // A place Redis cannot take back now lapses with its lease.
     await pipeline.exec().catch((err: unknown) => logger.warn({ err }, "could not release a subscription stream's place"));
   }
 
@@ -115,10 +121,6 @@ export function createStreamSlots(redis: Redis, limits: StreamLimits, logger: Lo
       );
       heartbeat ??= setInterval(renew, leaseMs / 3).unref();
       return { release: () => release(id) };
-    },
-    /** Streams this process holds open. */
-    get size() {
-      return open.size;
     },
   };
 }
