@@ -85,13 +85,13 @@ export function createApp(settings: { graphql?: Partial<typeof config.graphql> }
 
   return {
     fetch: app.fetch,
+    /** Ends every subscription stream open in this process; settles once their places are given back. */
+    closeStreams: () => streams.closeAll(),
     /**
      * Refuses new calls and ends the subscription streams (clients get a `complete` event, and
      * their places in the per-key and per-address bounds are given back); resolves once the calls
      * already running have answered. The process closes its connections only after that (src/server.ts).
      */
-    /** Ends every subscription stream open in this process; settles once their places are given back. */
-    closeStreams: () => streams.closeAll(),
     stop: async () => {
       const idle = calls.stop();
       await streams.closeAll();

@@ -1,5 +1,5 @@
 import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
-import { createPubSub, filter, pipe, Repeater, type PubSubEvent } from "graphql-yoga";
+import { createPubSub, filter, pipe, type PubSubEvent } from "graphql-yoga";
 import { Redis } from "ioredis";
 import { onRequestChange, requestChange, type RequestChange } from "../domain/requests/changes.js";
 import type { Logger } from "../logger.js";
@@ -68,26 +68,18 @@ export function subscribeRequestChanges(redisUrl: string, logger: Logger) {
     },
   });
   const pubSub = createPubSub<Channels>({ eventTarget });
-  let closed: () => void = () => {};
-  const whenClosed = new Promise<void>((resolve) => (closed = resolve));
   return {
     /**
      * Every valid change of one merchant's requests from the first read on; ends when the consumer
-     * stops iterating (at once, also while it waits for a change) or the feed closes.
+     * stops iterating (at once, also while it waits for a change). Open streams are ended by the
+     * GraphQL stream bound (graphql/stream-limit.ts), which also gives back their places.
      */
     changes: (merchantId: string): AsyncIterable<RequestChange> =>
-      Repeater.race([
-        pipe(
-          pubSub.subscribe(CHANNEL, merchantId),
-          filter((change): change is RequestChange => change?.merchantId === merchantId),
-        ),
-        whenClosed,
-      ]) as AsyncIterable<RequestChange>,
-    /** Ends every iteration of `changes()` (so subscription streams complete) and disconnects. */
-    close: () => {
-      closed();
-      subscriber.disconnect();
-    },
+      pipe(
+        pubSub.subscribe(CHANNEL, merchantId),
+        filter((change): change is RequestChange => change?.merchantId === merchantId),
+      ),
+    close: () => subscriber.disconnect(),
   };
 }
 
