@@ -18,6 +18,7 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import { join, relative } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import autocannon, { type Instance, type Options, type Request, type Result } from "autocannon";
+import { exportPKCS8, generateKeyPair } from "jose";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { createDatabase, dropDatabase } from "../prisma/create-database.js";
@@ -50,6 +51,7 @@ const DATABASE_URL =
   process.env.BENCH_DATABASE_URL ?? `postgresql://postgres@127.0.0.1:5432/payreq_bench_${randomBytes(4).toString("hex")}`;
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const QUEUE_PREFIX = `bench-${Date.now()}`;
+const KEY_DIR = await mkdtemp(join(tmpdir(), "payreq-bench-keys-"));
 const env = {
   ...process.env,
   DATABASE_URL,
@@ -58,13 +60,22 @@ const env = {
   LOG_LEVEL: "warn",
   NODE_ENV: "production",
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
-  // A development key made for this run, removed with it.
-  WEBHOOK_SIGNING_KEY_DIR: await mkdtemp(join(tmpdir(), "payreq-bench-keys-")),
+  // The worker runs as in production, where it generates no key: it signs with a key made for this run, removed with it.
+  WEBHOOK_SIGNING_KEY_DIR: KEY_DIR,
+  WEBHOOK_SIGNING_KEY: await writeSigningKey(KEY_DIR),
   EXPIRY_SWEEP_INTERVAL: "1h",
   // The bench measures throughput, not the per-key limit: a 429 would stop it as a wrong answer.
   RATE_LIMIT_PER_MINUTE: "1000000000",
   METRICS_PORT: "0",
 };
+
+/** Writes a new P-256 private key (PKCS#8 PEM) into `dir` and returns its path. */
+async function writeSigningKey(dir: string): Promise<string> {
+  const { privateKey } = await generateKeyPair("ES256", { extractable: true });
+  const file = join(dir, "bench-signing-key.pem");
+  await writeFile(file, await exportPKCS8(privateKey), { mode: 0o600 });
+  return file;
+}
 
 /** Per-connection state autocannon threads through a request sequence. */
 type Context = { id?: string };
