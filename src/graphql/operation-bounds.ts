@@ -24,6 +24,18 @@ const maxRootMutationFields: ValidationRule = (context) => ({
   },
 });
 
+/**
+ * graphql-armor's options (depth, cost, aliases) that refuse a document as the contract's
+ * BAD_REQUEST: its own refusal carries no code and a misleading "Syntax Error:" prefix.
+ */
+export const refusedAsBadRequest = {
+  onReject: [
+    (_context: unknown, error: GraphQLError) => {
+      throw new GraphQLError(error.message.replace(/^Syntax Error: /, ""), { extensions: { code: "BAD_REQUEST" } });
+    },
+  ],
+};
+
 export function useOperationBounds(): Plugin {
   return {
     onValidate({ addValidationRule }) {

@@ -14,7 +14,7 @@ import { graphQLContextFactory, type GraphQLContext } from "./context.js";
 import { useKeyOnSimpleRequests } from "./key-required.js";
 import { maskUnexpectedError } from "./mask-error.js";
 import { sharingTheDatabase } from "./database-share.js";
-import { MAX_ALIASES, useOperationBounds } from "./operation-bounds.js";
+import { MAX_ALIASES, refusedAsBadRequest, useOperationBounds } from "./operation-bounds.js";
 import { useRateLimit } from "./rate-limit.js";
 import { schema } from "./schema.js";
 import { useSearchParams } from "./search-params.js";
@@ -78,10 +78,10 @@ export function createGraphQLHandler(changes: RequestChangeFeed, streams: Plugin
       useStrictJsonNumbers(),
       useSearchParams(),
       // Abusive queries are refused before execution.
-      maxDepthPlugin({ n: 10, flattenFragments: true }),
-      costLimitPlugin({ maxCost: 5000 }),
+      maxDepthPlugin({ n: 10, flattenFragments: true, ...refusedAsBadRequest }),
+      costLimitPlugin({ maxCost: 5000, ...refusedAsBadRequest }),
       // One tenant's operation stays small: few aliases (`__typename` ones too), few writes (see the contract's per-tenant bounds).
-      maxAliasesPlugin({ n: MAX_ALIASES, allowList: [], exposeLimits: true }),
+      maxAliasesPlugin({ n: MAX_ALIASES, allowList: [], exposeLimits: true, ...refusedAsBadRequest }),
       useOperationBounds(),
       // Without introspection, "Did you mean …" must not spell out the schema either.
       ...(settings.introspection ? [] : [useDisableIntrospection(), useNoSuggestions()]),

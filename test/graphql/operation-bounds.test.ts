@@ -32,8 +32,24 @@ describe("per-operation bounds on GraphQL", () => {
     const merchant = await buildMerchant();
     const body = await createMany(merchant, 600);
     expect(body.data).toBeUndefined();
-    expect(body.errors?.[0]?.message).toMatch(/aliases/i);
+    expect(body.errors?.[0]?.message).toMatch(/^Aliases limit of 20 exceeded/);
+    expect(body.errors?.[0]?.extensions?.code).toBe("BAD_REQUEST");
     expect(await created(merchant)).toBe(0);
+  });
+
+  it("refuse a document too deep or too costly as BAD_REQUEST, naming the limit", async () => {
+    const merchant = await buildMerchant();
+    const nested = (depth: number): string => (depth === 0 ? "id" : `purchase { ${nested(depth - 1)} }`);
+    const refused = {
+      "Query depth limit of 10": `{ transactions(first: 1) { edges { node { ${nested(10)} } } } }`,
+      "Query Cost limit of 5000": `{ a: paymentRequests(first: 5000) { edges { node { id } } } b: paymentRequests(first: 5000) { edges { node { id } } } }`,
+    };
+    for (const [limit, document] of Object.entries(refused)) {
+      const body = await post(merchant.apiKey, document);
+      expect(body.data, limit).toBeUndefined();
+      expect(body.errors?.[0]?.message, limit).toMatch(new RegExp(`^${limit} exceeded`));
+      expect(body.errors?.[0]?.extensions?.code, limit).toBe("BAD_REQUEST");
+    }
   });
 
   it("count __typename aliases too, also inside fields and through inline and named fragments", async () => {
@@ -50,6 +66,7 @@ describe("per-operation bounds on GraphQL", () => {
       const body = await post(merchant.apiKey, document);
       expect(body.data, document).toBeUndefined();
       expect(body.errors?.[0]?.message, document).toMatch(/aliases/i);
+      expect(body.errors?.[0]?.extensions?.code, document).toBe("BAD_REQUEST");
     }
     const twenty = await post(merchant.apiKey, `{ ${typenames(20)} }`);
     expect(twenty.errors).toBeUndefined();
