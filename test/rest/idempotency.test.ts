@@ -7,6 +7,20 @@ import { gql, rest } from "../fixtures.js";
 import { buildMerchant, buildWallet, walletBalance } from "../factories.js";
 import { graphql } from "../gql/index.js";
 
+const Create = graphql(`
+  mutation IdempotentCreate($input: RequestCreateInput!, $key: String) {
+    requestCreate(input: $input, idempotencyKey: $key) {
+      __typename
+      ... on PaymentRequest {
+        id
+      }
+      ... on Error {
+        code
+      }
+    }
+  }
+`);
+
 const withKey = (key: string) => ({ "idempotency-key": key });
 
 /** A merchant of its own with a funded wallet, a caller that sends an Idempotency-Key, and a create's parameters. */
@@ -107,19 +121,6 @@ describe("Idempotency-Key", () => {
 
   it("works for GraphQL mutations through idempotencyKey", async () => {
     const merchant = await buildMerchant();
-    const Create = graphql(`
-      mutation IdempotentCreate($input: RequestCreateInput!, $key: String) {
-        requestCreate(input: $input, idempotencyKey: $key) {
-          __typename
-          ... on PaymentRequest {
-            id
-          }
-          ... on Error {
-            code
-          }
-        }
-      }
-    `);
     const input = { merchantId: merchant.merchantId, asset: "NZD", amount: 9 };
     const key = randomUUID();
     const first = (await gql(Create, { input, key }, merchant.apiKey)).data!.requestCreate as { id: string };
@@ -197,19 +198,6 @@ describe("Idempotency-Key compares the parsed input", () => {
 
   it("does the same for GraphQL mutations", async () => {
     const merchant = await buildMerchant();
-    const Create = graphql(`
-      mutation IdempotentCreate($input: RequestCreateInput!, $key: String) {
-        requestCreate(input: $input, idempotencyKey: $key) {
-          __typename
-          ... on PaymentRequest {
-            id
-          }
-          ... on Error {
-            code
-          }
-        }
-      }
-    `);
     const input = { merchantId: merchant.merchantId, asset: "NZD", amount: 9 };
     const key = randomUUID();
     const first = (await gql(Create, { input, key }, merchant.apiKey)).data!.requestCreate as { id: string };

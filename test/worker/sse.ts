@@ -120,6 +120,11 @@ export function openStream(
     /** Whether the server ended the stream with a `complete` event. */
     completed: () => completed,
     heardWithin: (predicate: (events: Change[]) => boolean, timeoutMs: number) => within(() => predicate(events), timeoutMs),
+    /** Waits until `predicate` holds of the events; past the deadline it fails, naming `what` and what was heard. */
+    async heard(predicate: (events: Change[]) => boolean, what: string, timeoutMs = 10_000) {
+      if (!(await within(() => predicate(events), timeoutMs)))
+        throw new Error(`Waited ${timeoutMs} ms for ${what}; heard only ${JSON.stringify(events)}`);
+    },
     /** Waits until the server has ended the stream (a failure here is what is awaited). */
     async ended(timeoutMs = 10_000) {
       if (!(await within(() => ended, timeoutMs, true))) throw new Error(`the stream did not end within ${timeoutMs} ms`);

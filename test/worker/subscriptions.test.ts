@@ -1,8 +1,7 @@
-import { print } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RequestChanges } from "../operations/dashboard.js";
 import { buildMerchant, buildRequest, type TestMerchant } from "../factories.js";
 import { startApiProcess } from "./harness.js";
+import { openStream, type Change } from "./sse.js";
 
 const servers: { kill: () => void }[] = [];
 async function startApi(): Promise<string> {
@@ -11,102 +10,23 @@ async function startApi(): Promise<string> {
   return api.base;
 }
 
-interface Change {
-  id: string;
-  status: string;
-}
-
 /**
- * Subscribes over server-sent events and collects every change until stopped. It fails loudly:
- * `opened` rejects unless the server answers 200 with an event stream, and an error payload or an
- * end of the stream before `stop()` is kept as the subscription's failure, which every wait and
- * `stop()` throw.
+ * A subscription that fails loudly: `opened` rejects unless the server answers 200, and an error
+ * payload or an end of the stream before `stop()` fails every wait and `stop()`.
  */
 function subscribe(base: string, apiKey: string) {
-  const events: Change[] = [];
-  const abort = new AbortController();
-  const listeners = new Set<() => void>();
-  const notify = () => listeners.forEach((listener) => listener());
-  let failure: Error | null = null;
-
-  const opened = fetch(`${base}/graphql`, {
-    method: "POST",
-    signal: abort.signal,
-    headers: { "content-type": "application/json", accept: "text/event-stream", "x-api-key": apiKey },
-    body: JSON.stringify({ query: print(RequestChanges), variables: {} }),
-  }).then(async (response) => {
-    if (response.status !== 200 || !response.headers.get("content-type")?.startsWith("text/event-stream")) {
-      throw new Error(`the subscription was refused: HTTP ${response.status} ${await response.text()}`);
-    }
-    return response;
-  });
-
-  const done = opened
-    .then(async (response) => {
-      const decoder = new TextDecoder();
-      let buffer = "";
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-          const lines = buffer.slice(0, end).split("\n");
-          buffer = buffer.slice(end + 2);
-          const event = lines
-            .find((line) => line.startsWith("event:"))
-            ?.slice(6)
-            .trim();
-          const data = lines
-            .find((line) => line.startsWith("data:"))
-            ?.slice(5)
-            .trim();
-          if (event === "complete") throw new Error("the server completed the subscription before the test stopped it");
-          if (!data) continue; // a keep-alive comment
-          const payload = JSON.parse(data) as { data?: { paymentRequestChanged: Change }; errors?: unknown[] };
-          if (payload.errors) throw new Error(`the stream carried an error: ${data}`);
-          if (payload.data) events.push(payload.data.paymentRequestChanged);
-          notify();
-        }
-      }
-      throw new Error("the stream ended before the test stopped it");
-    })
-    .catch((error: unknown) => {
-      if (!abort.signal.aborted) failure = error instanceof Error ? error : new Error(String(error));
-      notify();
-    });
-
-  /** Whether `predicate` holds of the events within `timeoutMs`, waking on each event (not polling). */
-  async function heardWithin(predicate: (events: Change[]) => boolean, timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      if (failure) throw failure;
-      if (predicate(events)) return true;
-      const left = deadline - Date.now();
-      if (left <= 0) return false;
-      await new Promise<void>((resolve) => {
-        const wake = () => {
-          listeners.delete(wake);
-          clearTimeout(timer);
-          resolve();
-        };
-        const timer = setTimeout(wake, left);
-        listeners.add(wake);
-      });
-    }
-  }
-
+  const stream = openStream(base, apiKey);
   return {
-    events,
-    opened,
-    heardWithin,
-    /** Waits until `predicate` holds of the events; past the deadline it fails, naming `what` and what was heard. */
-    async heard(predicate: (events: Change[]) => boolean, what: string, timeoutMs = 10_000) {
-      if (!(await heardWithin(predicate, timeoutMs))) {
-        throw new Error(`Waited ${timeoutMs} ms for ${what}; heard only ${JSON.stringify(events)}`);
-      }
-    },
+    ...stream,
+    opened: stream.opened.then(({ status }) => {
+      if (status !== 200) throw new Error(`the subscription was refused: HTTP ${status} ${stream.refusal()}`);
+    }),
     async stop() {
-      abort.abort();
-      await done;
-      if (failure) throw failure;
+      try {
+        await stream.heardWithin(() => true, 0); // throws the stream's failure, if any
+      } finally {
+        stream.close();
+      }
     },
   };
 }
