@@ -19,7 +19,12 @@ const config: CodegenConfig = {
       config: {
         useTypeImports: true,
         enumsAsTypes: true,
-        scalars: { Amount: { input: "number | string", output: "number" }, DateTime: "string", ID: "string" },
+        scalars: {
+          Amount: { input: "number | string", output: "number" },
+          ExpirySeconds: { input: "number | string", output: "number" },
+          DateTime: "string",
+          ID: "string",
+        },
       },
     },
   },

@@ -129,7 +129,7 @@ export async function buildOperations() {
         text("externalReference", "INVALID_REFERENCE", "String"),
         text("description", "INVALID_DESCRIPTION", "String"),
         text("notifyUrl", "INVALID_NOTIFY_URL", "String"),
-        { ...text("paymentExpirySeconds", "INVALID_PAYMENT_EXPIRY_SECONDS", "Int"), number: true },
+        { ...text("paymentExpirySeconds", "INVALID_PAYMENT_EXPIRY_SECONDS", "ExpirySeconds"), number: true },
       ],
     },
     {

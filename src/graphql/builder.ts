@@ -26,6 +26,8 @@ export const builder = new SchemaBuilder<{
     ID: { Input: string; Output: string };
     /** Minimum units; validated by the domain so both transports report INVALID_AMOUNT alike. */
     Amount: { Input: number | string; Output: bigint | number };
+    /** paymentExpirySeconds on input; validated by the domain (INVALID_PAYMENT_EXPIRY_SECONDS). */
+    ExpirySeconds: { Input: number | string; Output: number };
     DateTime: { Input: Date; Output: Date };
   };
   DefaultFieldNullability: false;

@@ -16,6 +16,19 @@ builder.scalarType("Amount", {
   },
 });
 
+builder.scalarType("ExpirySeconds", {
+  description: "Seconds a request stays payable: a whole number from 1 to 86399. Input may also be a string of decimal digits.",
+  serialize: (value) => Number(value),
+  // Passed through as given: the domain decides what is valid (INVALID_PAYMENT_EXPIRY_SECONDS).
+  parseValue: (value) => value as number | string,
+  parseLiteral: (ast) => {
+    if (ast.kind === Kind.INT || ast.kind === Kind.STRING) return ast.value;
+    throw new GraphQLError("paymentExpirySeconds must be a whole number or a string of digits", {
+      extensions: { code: "INVALID_PAYMENT_EXPIRY_SECONDS" },
+    });
+  },
+});
+
 builder.scalarType("DateTime", {
   description: "An instant, as an ISO 8601 UTC string with milliseconds.",
   serialize: (value) => (value instanceof Date ? value : new Date(value as string)).toISOString(),

@@ -111,7 +111,7 @@ export type RequestCreateInput = {
   /** Webhook for signed notifications of the payment and refunds. */
   notifyUrl?: string | null | undefined;
   /** Seconds the request stays payable, 1 to 86399; default 120. */
-  paymentExpirySeconds?: number | null | undefined;
+  paymentExpirySeconds?: number | string | null | undefined;
 };
 
 /** Narrows a list of payment requests; every field is optional. */

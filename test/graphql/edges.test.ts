@@ -49,6 +49,53 @@ describe("GraphQL bad input", () => {
   });
 });
 
+describe("paymentExpirySeconds in GraphQL", () => {
+  const create = `mutation ($input: RequestCreateInput!) {
+    requestCreate(input: $input) { ... on PaymentRequest { paymentExpirySeconds } ... on Error { code } }
+  }`;
+
+  it("takes a JSON integer or a string of digits in variables, and an integer or digit-string literal, as REST does", async () => {
+    const merchant = await buildMerchant();
+    const input = { merchantId: merchant.merchantId, asset: "NZD", amount: 300 };
+    for (const given of [1800, "1800"]) {
+      const { data, errors } = await graphql(merchant.apiKey, create, { input: { ...input, paymentExpirySeconds: given } });
+      expect({ given, errors, data }).toEqual({
+        given,
+        errors: undefined,
+        data: { requestCreate: { paymentExpirySeconds: 1800 } },
+      });
+    }
+    for (const literal of ["1800", '"1800"']) {
+      const { data } = await graphql(
+        merchant.apiKey,
+        `mutation { requestCreate(input: { merchantId: "${merchant.merchantId}", asset: "NZD", amount: 300, paymentExpirySeconds: ${literal} }) { ... on PaymentRequest { paymentExpirySeconds } } }`,
+      );
+      expect({ literal, data }).toEqual({ literal, data: { requestCreate: { paymentExpirySeconds: 1800 } } });
+    }
+  });
+
+  it("refuses anything else as INVALID_PAYMENT_EXPIRY_SECONDS, never rounding", async () => {
+    const merchant = await buildMerchant();
+    const input = { merchantId: merchant.merchantId, asset: "NZD", amount: 300 };
+    for (const given of [true, [1800], { s: 1 }, " 1800", "18e2", "1800.0", 0, 86400]) {
+      const { data, errors } = await graphql(merchant.apiKey, create, { input: { ...input, paymentExpirySeconds: given } });
+      const code = errors?.[0]?.extensions?.code ?? (data as { requestCreate?: { code?: string } }).requestCreate?.code;
+      expect({ given, code }).toEqual({ given, code: "INVALID_PAYMENT_EXPIRY_SECONDS" });
+    }
+    for (const literal of ["1800.0", "18e2", "true"]) {
+      const { data, errors } = await graphql(
+        merchant.apiKey,
+        `mutation { requestCreate(input: { merchantId: "${merchant.merchantId}", asset: "NZD", amount: 300, paymentExpirySeconds: ${literal} }) { ... on PaymentRequest { id } } }`,
+      );
+      expect({ literal, data, code: errors?.[0]?.extensions?.code }).toEqual({
+        literal,
+        data: undefined,
+        code: "INVALID_PAYMENT_EXPIRY_SECONDS",
+      });
+    }
+  });
+});
+
 describe("amounts in JSON", () => {
   it("refuses exponent and fractional JSON numbers on both transports, never rounding them", async () => {
     const merchant = await buildMerchant();

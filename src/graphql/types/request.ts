@@ -132,7 +132,10 @@ const RequestCreateInput = builder.inputType("RequestCreateInput", {
     }),
     description: t.string({ description: "Shown to the payer." }),
     notifyUrl: t.string({ description: "Webhook for signed notifications of the payment and refunds." }),
-    paymentExpirySeconds: t.int({ description: "Seconds the request stays payable, 1 to 86399; default 120." }),
+    paymentExpirySeconds: t.field({
+      type: "ExpirySeconds",
+      description: "Seconds the request stays payable, 1 to 86399; default 120.",
+    }),
   }),
 });
 
