@@ -93,7 +93,7 @@ export function parseInput<S extends z.ZodObject>(
   const checked = checkInput(schema, input);
   if (checked.success) return checked.data;
   const code = (codes as Record<string, ValidationCode | undefined>)[checked.field] ?? "BAD_REQUEST";
-  throw new ValidationError(code, checked.field ? `${checked.field} ${checked.problem}` : checked.problem);
+  throw new ValidationError(code, checked.field ? `${shown(checked.field)} ${checked.problem}` : checked.problem);
 }
 
 /**
@@ -130,6 +130,12 @@ export const optional = <S extends z.ZodType>(schema: S) =>
 
 /** U+0000, or a surrogate code unit that is not half of a pair. */
 const ILL_FORMED = /[\u0000\p{Cs}]/u;
+
+/**
+ * A parameter's name as an error message shows it: JSON-quoted (so in plain ASCII escapes) when the
+ * name itself is ill-formed, since the message is stored and logged as text PostgreSQL must take.
+ */
+const shown = (field: string) => (ILL_FORMED.test(field) ? JSON.stringify(field) : field);
 
 /** The top-level field of an input whose text (at any depth, keys included) is ill-formed, if any. */
 function fieldWithIllFormedText(input: unknown): string | null {

@@ -133,6 +133,30 @@ describe("Idempotency-Key", () => {
 });
 
 describe("Idempotency-Key compares the parsed input", () => {
+  it("keeps and replays the refusal of a parameter whose name is ill-formed text (a lone surrogate, U+0000)", async () => {
+    const { merchant, create } = await merchantWithWallet();
+    for (const name of ["x\\ud800", "\\udc00", "a\\u0000b"]) {
+      const key = randomUUID();
+      const body = `{"merchantId":"${create.merchantId}","asset":"NZD","amount":400,"${name}":"y"}`;
+      const send = () =>
+        rest("requests.create", {
+          apiKey: merchant.apiKey,
+          headers: withKey(key),
+          raw: { body, contentType: "application/json" },
+        });
+      const first = await send();
+      expect({ name, status: first.status, code: first.body.message }).toEqual({ name, status: 400, code: "BAD_REQUEST" });
+      const again = await send();
+      expect({ name, status: again.status, replayed: again.headers.get("idempotent-replayed") }).toEqual({
+        name,
+        status: 400,
+        replayed: "true",
+      });
+      expect(again.body).toEqual(first.body);
+    }
+    expect(await db.paymentRequest.count({ where: { merchantId: merchant.merchantId } })).toBe(0);
+  });
+
   it("takes one call however its parameters are written: encodings, digit strings, empty optional parameters, the other name", async () => {
     const { merchant, wallet, call } = await merchantWithWallet();
     const key = randomUUID();
