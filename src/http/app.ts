@@ -8,7 +8,7 @@ import { publishedSigningKeys } from "../domain/webhooks/signing-keys.js";
 import { publishRequestChanges, subscribeRequestChanges } from "../pubsub/request-changes.js";
 import { redis, redisReachable } from "../redis.js";
 import { getConnInfo } from "@hono/node-server/conninfo";
-import { recordClientAddress, requestIdOf } from "../transport/request-context.js";
+import { carryOver, recordClientAddress, requestIdOf } from "../transport/request-context.js";
 import { createGraphQLHandler } from "../graphql/yoga.js";
 import { boundedStreams } from "../graphql/stream-limit.js";
 import { createStreamSlots } from "../transport/stream-slots.js";
@@ -54,7 +54,11 @@ export function createApp(settings: { graphql?: Partial<typeof config.graphql> }
     // A declared length is checked as it is; only a streamed body is counted as it arrives
     // (counting wraps the body in a stream, a large share of a small call's cost).
     const length = declaredBodyLength(c.req.raw.headers);
-    if (length === null) return streamedBodyLimit(c, next);
+    if (length === null) {
+      // bodyLimit replaces the Request to count its body: the new one is still this call.
+      const original = c.req.raw;
+      return streamedBodyLimit(c, () => (carryOver(original, c.req.raw), next()));
+    }
     return length > MAX_BODY_BYTES ? tooLarge(c) : next();
   });
   // Yoga answers CORS preflights itself (graphql/yoga.ts).

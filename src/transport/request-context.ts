@@ -28,6 +28,17 @@ export function recordClientAddress(request: Request, address: string): void {
   clientAddresses.set(request, address);
 }
 
+/**
+ * Hands a call's request id and client address on to a Request made from it (a streamed body
+ * wrapped to be counted), so that the call keeps one id and is counted against its own address.
+ */
+export function carryOver(from: Request, to: Request): void {
+  const id = requestIds.get(from);
+  if (id) requestIds.set(to, id);
+  const address = clientAddresses.get(from);
+  if (address) clientAddresses.set(to, address);
+}
+
 /** The address a call came from; calls made in-process (tests) have none and count as "local". */
 export const clientAddressOf = (request: Request): string => clientAddresses.get(request) ?? "local";
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "../../src/db.js";
 import { app } from "../fixtures.js";
 import { buildMerchant } from "../factories.js";
 
@@ -66,5 +67,41 @@ describe("legacy HTTP", () => {
     expect(Object.keys(pay.requestBody.content["application/json"]!.schema.properties)).toEqual(
       expect.arrayContaining(["requestId", "ledger", "authorization", "paymentAuthorization"]),
     );
+  });
+});
+
+describe("GraphQL over a socket", () => {
+  it("keeps one request id for a body sent in chunks (no Content-Length): the answer's X-Request-Id is the audit trail's", async () => {
+    const merchant = await buildMerchant();
+    const body = JSON.stringify({
+      query: `mutation { requestCreate(input: { merchantId: "${merchant.merchantId}", asset: "NZD", amount: 300 }) { ... on PaymentRequest { id } } }`,
+    });
+    const { requestId, created } = await new Promise<{ requestId: string; created: string }>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: "127.0.0.1",
+          port,
+          method: "POST",
+          path: "/graphql",
+          headers: { "content-type": "application/json", "x-api-key": merchant.apiKey },
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (chunk: Buffer) => (text += chunk));
+          res.on("end", () =>
+            resolve({
+              requestId: String(res.headers["x-request-id"]),
+              created: (JSON.parse(text) as { data: { requestCreate: { id: string } } }).data.requestCreate.id,
+            }),
+          );
+        },
+      );
+      req.on("error", reject);
+      // Written before end(): Node sends it chunked, the way a streaming client does.
+      req.write(body);
+      req.end();
+    });
+    const activity = await db.activity.findFirstOrThrow({ where: { requestId: created, action: "request.created" } });
+    expect(activity.correlationId).toBe(requestId);
   });
 });
