@@ -1,13 +1,20 @@
 import { GraphQLError, Kind } from "graphql";
 import { builder } from "./builder.js";
 
+/** A JSON number or string, as given; any other JSON type is not a value of the scalar. */
+function wholeNumberOrText(value: unknown): number | string {
+  if (typeof value === "number" || typeof value === "string") return value;
+  throw new GraphQLError("must be a JSON integer or a string of digits");
+}
+
 builder.scalarType("Amount", {
   description:
     "An amount in minimum divisible units of an asset (cents for NZD): a whole number from 1 to 2^53-1. " +
     "Input may also be a string of decimal digits.",
   serialize: (value) => Number(value),
-  // Passed through as given: the domain decides what is a valid amount (INVALID_AMOUNT).
-  parseValue: (value) => value as number | string,
+  // A number or a string is passed through as given: the domain decides what is a valid amount
+  // (INVALID_AMOUNT). Any other JSON type is refused here, with the parameter's code (strict-variables.ts).
+  parseValue: wholeNumberOrText,
   // An integer literal is passed on as its digits (exactly, however large); a float literal such as
   // 300.0 or 1e3 is refused, never rounded.
   parseLiteral: (ast) => {
@@ -19,8 +26,8 @@ builder.scalarType("Amount", {
 builder.scalarType("ExpirySeconds", {
   description: "Seconds a request stays payable: a whole number from 1 to 86399. Input may also be a string of decimal digits.",
   serialize: (value) => Number(value),
-  // Passed through as given: the domain decides what is valid (INVALID_PAYMENT_EXPIRY_SECONDS).
-  parseValue: (value) => value as number | string,
+  // As Amount: the domain decides what is valid (INVALID_PAYMENT_EXPIRY_SECONDS).
+  parseValue: wholeNumberOrText,
   parseLiteral: (ast) => {
     if (ast.kind === Kind.INT || ast.kind === Kind.STRING) return ast.value;
     throw new GraphQLError("paymentExpirySeconds must be a whole number or a string of digits", {
