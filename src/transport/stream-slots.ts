@@ -44,10 +44,14 @@ for _, bucket in ipairs(KEYS) do
 end
 return 0`;
 
-/** Extends the leases of a bucket's streams that are still in it (a released one stays out). */
+/**
+ * Extends the leases of a bucket's streams, adding back any that lapsed while Redis could not be
+ * reached (the stream is still open, so it still counts). Only streams still open are renewed, and
+ * a release's ZREM follows on the same connection, so a released stream is not added back.
+ */
 const RENEW = `local time = redis.call("TIME")
 local until_ = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) + tonumber(ARGV[1])
-for i = 2, #ARGV do redis.call("ZADD", KEYS[1], "XX", until_, ARGV[i]) end
+for i = 2, #ARGV do redis.call("ZADD", KEYS[1], until_, ARGV[i]) end
 redis.call("PEXPIRE", KEYS[1], ARGV[1])
 return 0`;
 
