@@ -1,10 +1,10 @@
-import { GraphQLError, type ExecutionResult } from "graphql";
+import type { ExecutionResult } from "graphql";
 import { isAsyncIterable, type Plugin, type YogaInitialContext } from "graphql-yoga";
-import { DomainError, RateLimitedError } from "../domain/errors.js";
-import { httpStatusOf } from "../transport/http-status.js";
+import { DomainError, ExternalServiceError } from "../domain/errors.js";
 import { clientAddressOf } from "../transport/request-context.js";
 import type { StreamSlot, StreamSlots } from "../transport/stream-slots.js";
 import type { GraphQLContext } from "./context.js";
+import { refusalOf } from "./refusal.js";
 
 /**
  * Bounds the subscription streams open at once per API key and per client address (see
@@ -16,6 +16,7 @@ import type { GraphQLContext } from "./context.js";
  */
 export function boundedStreams(slots: StreamSlots) {
   const open = new Set<() => Promise<void>>();
+  let stopping = false;
 
   const plugin: Plugin<GraphQLContext> = {
     onSubscribe({ subscribeFn, setSubscribeFn }) {
@@ -41,6 +42,12 @@ export function boundedStreams(slots: StreamSlots) {
           void slot.release();
           return result;
         }
+        // A stream that was still taking its place when the process began to stop opens ended.
+        if (stopping) {
+          void slot.release();
+          await result[Symbol.asyncIterator]().return?.();
+          return refusal(new ExternalServiceError("The service is stopping; subscribe again."));
+        }
         return endable(result, slot, open);
       });
     },
@@ -55,14 +62,16 @@ export function boundedStreams(slots: StreamSlots) {
     async closeAll(): Promise<void> {
       await Promise.all([...open].map((close) => close()));
     },
+    /** Ends every open stream, as closeAll, and refuses any stream that is still opening (the process is stopping). */
+    stop(): Promise<void> {
+      stopping = true;
+      return this.closeAll();
+    },
   };
 }
 
 function refusal(error: DomainError): ExecutionResult {
-  const headers: Record<string, string> =
-    error instanceof RateLimitedError ? { "Retry-After": String(error.retryAfterSeconds) } : {};
-  const http = { status: httpStatusOf(error.code), headers };
-  return { errors: [new GraphQLError(error.message, { extensions: { code: error.code, http } })] };
+  return { errors: [refusalOf(error)] };
 }
 
 /**

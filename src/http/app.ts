@@ -98,7 +98,7 @@ export function createApp(settings: { graphql?: Partial<typeof config.graphql> }
      */
     stop: async () => {
       const idle = calls.stop();
-      await streams.closeAll();
+      await streams.stop();
       await idle;
     },
     dispose: async () => {

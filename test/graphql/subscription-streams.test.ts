@@ -11,8 +11,8 @@ afterAll(() => app.dispose());
 /** The contract's default SUBSCRIPTIONS_PER_KEY. */
 const PER_KEY = 20;
 
-const subscribe = (apiKey: string) =>
-  app.fetch(
+const subscribe = (apiKey: string, through = app) =>
+  through.fetch(
     new Request("http://test/graphql", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "text/event-stream", "x-api-key": apiKey },
@@ -37,5 +37,29 @@ describe("paymentRequestChanged streams at shutdown", () => {
     expect(again.map((response) => response.status)).toEqual(Array(PER_KEY).fill(200));
     await app.closeStreams();
     await Promise.all(again.map((response) => response.text()));
+  });
+
+  it("stop() leaves no stream open: one still taking its place when the process begins to stop is refused, not opened", async () => {
+    const stopping = createApp();
+    try {
+      const merchant = await buildMerchant();
+      const opening = Array.from({ length: 5 }, () => subscribe(merchant.apiKey, stopping));
+      await stopping.stop();
+      for (const response of await Promise.all(opening)) {
+        // Refused as the service stopping, or (had one opened before) ended with `complete`; never left open.
+        const body = await Promise.race([
+          response.text(),
+          new Promise<string>((resolve) => setTimeout(() => resolve("still open after 5 s"), 5_000).unref()),
+        ]);
+        if (response.status === 200) expect(body).toMatch(/event: complete\n/);
+        else
+          expect({ status: response.status, body }).toMatchObject({
+            status: 503,
+            body: expect.stringContaining("EXTERNAL_SERVICE_ERROR"),
+          });
+      }
+    } finally {
+      await stopping.dispose();
+    }
   });
 });
