@@ -49,7 +49,7 @@ function parseJsonObject(text: string): Params {
   return body as Params;
 }
 
-/** How deep a JSON body may nest: parameters are flat, an authorization is an object or two deep. */
+/** How deep a JSON body may nest: parameters are flat; anything deeper is refused before it is read further. */
 const MAX_DEPTH = 16;
 
 /** Whether a parsed JSON value nests deeper than `max` (walked without recursion, so any depth is safe). */
