@@ -5,7 +5,7 @@ const env = parseEnv(apiEnv);
 
 export const config = {
   env: env.NODE_ENV,
-  server: { port: env.PORT, corsOrigins: env.CORS_ORIGINS },
+  server: { port: env.PORT, corsOrigins: env.CORS_ORIGINS, trustedProxies: env.TRUSTED_PROXIES },
   metrics: { port: env.METRICS_PORT },
   shutdown: { timeoutMs: env.SHUTDOWN_TIMEOUT },
   graphql: {

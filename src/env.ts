@@ -4,6 +4,7 @@
  * (env-file.ts). Each process parses its own schema in its own config module; `npm start` checks them
  * all before it starts anything, and a test checks the README's configuration table against them.
  */
+import { isIP } from "node:net";
 import { z } from "zod";
 import { loadEnvFile } from "./env-file.js";
 
@@ -57,6 +58,14 @@ export const signingKeyEnv = z.object({
   WEBHOOK_KEY_OVERLAP: duration.default(48 * 3_600_000),
 });
 
+/** An IP address as Node reads one (no short forms such as 10.1), or one with a prefix length: 10.0.0.0/8, fd00::/8. */
+function isAddressOrRange(text: string): boolean {
+  const [address = "", prefix, ...rest] = text.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
 const flag = z.enum(["true", "false"]).transform((v) => v === "true");
 
 /** Read by the API and the worker alike: see the contract's "Stopping". */
@@ -78,6 +87,20 @@ export const apiEnv = sharedEnv.extend({
         .map((o) => o.trim())
         .filter(Boolean),
     ),
+  /**
+   * Proxies in front of the API (comma-separated addresses or CIDR ranges) whose X-Forwarded-For
+   * names the client: per-address limits then count the client, not the proxy. None by default.
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .transform((text) =>
+      text
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().refine(isAddressOrRange, "an IP address or a CIDR range such as 10.0.0.0/8"))),
   /** Port of GET /metrics (Prometheus), apart from the public port; 0 picks a free one. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** Requests per minute per API key unless the key has its own limit (counted in Redis). */

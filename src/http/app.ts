@@ -8,6 +8,7 @@ import { publishedSigningKeys } from "../domain/webhooks/signing-keys.js";
 import { publishRequestChanges, subscribeRequestChanges } from "../pubsub/request-changes.js";
 import { redis, redisReachable } from "../redis.js";
 import { getConnInfo } from "@hono/node-server/conninfo";
+import { clientAddressFrom, parseAddressRange } from "../transport/client-address.js";
 import { carryOver, recordClientAddress, requestIdOf } from "../transport/request-context.js";
 import { createGraphQLHandler } from "../graphql/yoga.js";
 import { boundedStreams } from "../graphql/stream-limit.js";
@@ -112,13 +113,18 @@ export function createApp(settings: { graphql?: Partial<typeof config.graphql> }
 
 export type App = ReturnType<typeof createApp>;
 
-/** The peer's address on a real socket; calls made in-process (tests) have none. */
+/** TRUSTED_PROXIES, parsed (src/env.ts has checked each). */
+const trustedProxies = config.server.trustedProxies.map((range) => parseAddressRange(range)!);
+
+/** The client's address: the socket's peer, or the client a trusted proxy names; calls made in-process (tests) have none. */
 function clientAddress(c: Context): string {
+  let peer: string | undefined;
   try {
-    return getConnInfo(c).remote.address ?? "local";
+    peer = getConnInfo(c).remote.address;
   } catch {
-    return "local";
+    // In-process: no socket.
   }
+  return peer ? clientAddressFrom(peer, c.req.header("x-forwarded-for"), trustedProxies) : "local";
 }
 
 /** Whether PostgreSQL answers within a second. */
