@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { rest } from "../fixtures.js";
+import { app, rest } from "../fixtures.js";
 import type { TestMerchant } from "../factories.js";
 import {
   buildOperations,
@@ -106,16 +106,31 @@ describe("JSON types and unpaired surrogates, on every parameter", () => {
       }
   });
 
-  it("REST query strings and form bodies cannot carry an unpaired surrogate: its bytes decode to U+FFFD", async () => {
+  it("REST query strings and form bodies: an encoded unpaired surrogate (bytes that are not UTF-8) is the parameter's code, never U+FFFD", async () => {
+    const before = await snapshot();
     const base = { merchantId: merchant.merchantId, asset: "NZD", amount: "300" };
-    const form = await rest("requests.create", {
-      apiKey: merchant.apiKey,
-      raw: { body: `${new URLSearchParams(base)}&description=a%ED%A0%80b`, contentType: "application/x-www-form-urlencoded" },
-    });
-    const query = await rest("requests.create", { apiKey: merchant.apiKey, query: { ...base, description: "a\ud800b" } });
-    for (const { status, body } of [form, query]) {
-      expect(status).toBe(200);
-      expect(body.description).toMatch(/^a\uFFFD+b$/);
+    for (const [name, code] of [
+      ["description", "INVALID_DESCRIPTION"],
+      ["externalReference", "INVALID_REFERENCE"],
+      ["asset", "INVALID_ASSET"],
+    ] as const) {
+      const given = { ...base, [name]: "a" };
+      const encoded = new URLSearchParams(given).toString().replace(`${name}=a`, `${name}=a%ED%A0%80b`);
+      const form = await rest("requests.create", {
+        apiKey: merchant.apiKey,
+        raw: { body: encoded, contentType: "application/x-www-form-urlencoded" },
+      });
+      const response = await app.fetch(
+        new Request(`http://test/api/requests.create?${encoded}`, { headers: { "x-api-key": merchant.apiKey } }),
+      );
+      const query = { status: response.status, body: (await response.json()) as { message: string } };
+      for (const [transport, { status, body }] of [
+        ["form", form],
+        ["query", query],
+      ] as const) {
+        expect({ name, transport, status, code: body.message }).toEqual({ name, transport, status: 400, code });
+      }
     }
+    expect(await snapshot()).toEqual(before);
   });
 });

@@ -5,7 +5,8 @@ import { mergeParams } from "../../src/http/rest/params.js";
 
 const FORM = "application/x-www-form-urlencoded";
 const JSON_TYPE = "application/json";
-const query = (text: string) => new URLSearchParams(text);
+/** A query string as it arrives (without its `?`). */
+const query = (text: string) => text;
 
 describe("mergeParams", () => {
   it("takes the query string alone when the body is blank, whatever its type", () => {
@@ -58,8 +59,21 @@ describe("mergeParams", () => {
     fc.assert(
       fc.property(params, params, (inQuery, inBody) => {
         const body = new URLSearchParams(inBody).toString();
-        expect(mergeParams(new URLSearchParams(inQuery), body, FORM)).toEqual({ ...inQuery, ...inBody });
+        expect(mergeParams(new URLSearchParams(inQuery).toString(), body, FORM)).toEqual({ ...inQuery, ...inBody });
       }),
     );
+  });
+
+  it("reads percent-encoded bytes that are not UTF-8 (an encoded lone surrogate) as ill-formed text, not U+FFFD, in the query and the body", () => {
+    for (const encoded of ["%ED%A0%80", "%ED%B0%80", "%FF", "%C3", "%E2%82"]) {
+      const merged = mergeParams(query(`description=a${encoded}b`), `externalReference=r${encoded}`, FORM);
+      expect(merged.description, encoded).toMatch(/^a\uD800b$/);
+      expect(merged.externalReference, encoded).toMatch(/^r\uD800$/);
+    }
+    // Well-formed encodings, and a stray percent sign, read as before.
+    expect(mergeParams(query("description=caf%C3%A9+100%25&note=100%"), "", FORM)).toEqual({
+      description: "café 100%",
+      note: "100%",
+    });
   });
 });

@@ -12,25 +12,52 @@ export type Params = Record<string, unknown>;
  * real socket they are read from the Node request.
  */
 export async function readParams(c: Context): Promise<Params> {
-  return mergeParams(new URL(c.req.url).searchParams, await readBodyText(c), c.req.header("content-type"));
+  return mergeParams(new URL(c.req.url).search.slice(1), await readBodyText(c), c.req.header("content-type"));
 }
 
 /**
  * The query string's parameters overlaid by those of the body, read as its content type says
  * (form-encoded when none is given). A blank body adds nothing, whatever its type.
  */
-export function mergeParams(search: URLSearchParams, text: string, contentType: string | undefined): Params {
-  const query = Object.fromEntries(search);
+export function mergeParams(search: string, text: string, contentType: string | undefined): Params {
+  const query = formParams(search);
   if (!text.trim()) return query;
 
   const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
   if (type === "application/json") return { ...query, ...parseJsonObject(text) };
-  if (type === "application/x-www-form-urlencoded" || type === "")
-    return { ...query, ...Object.fromEntries(new URLSearchParams(text)) };
+  if (type === "application/x-www-form-urlencoded" || type === "") return { ...query, ...formParams(text) };
   throw new ValidationError(
     "BAD_REQUEST",
     `Unsupported content type ${type}; send application/x-www-form-urlencoded or application/json.`,
   );
+}
+
+/**
+ * Form-encoded parameters (a query string or a body). Percent-encoded bytes that are not UTF-8 (an
+ * encoded lone surrogate, say) are not read as U+FFFD, as URLSearchParams would: they leave an
+ * unpaired surrogate in the value, which its parameter refuses with its own INVALID_* code.
+ */
+export function formParams(text: string): Params {
+  return Object.fromEntries(
+    text
+      .split("&")
+      .filter(Boolean)
+      .map((pair) => {
+        const at = pair.indexOf("=");
+        return at < 0 ? [decodeStrictly(pair), ""] : [decodeStrictly(pair.slice(0, at)), decodeStrictly(pair.slice(at + 1))];
+      }),
+  );
+}
+
+/** Decodes form encoding; a run of percent-encoded bytes that is not UTF-8 becomes a lone surrogate. A stray `%` stays as it is. */
+function decodeStrictly(text: string): string {
+  return text.replace(/\+/g, " ").replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return "\ud800";
+    }
+  });
 }
 
 function parseJsonObject(text: string): Params {
