@@ -58,6 +58,17 @@ export const signingKeyEnv = z.object({
   WEBHOOK_KEY_OVERLAP: duration.default(48 * 3_600_000),
 });
 
+/** Comma-separated items, trimmed, empty ones dropped; none by default. */
+const commaList = z
+  .string()
+  .default("")
+  .transform((text) =>
+    text
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
 /** An IP address as Node reads one (no short forms such as 10.1), or one with a prefix length: 10.0.0.0/8, fd00::/8. */
 function isAddressOrRange(text: string): boolean {
   const [address = "", prefix, ...rest] = text.split("/");
@@ -78,29 +89,14 @@ export const apiEnv = sharedEnv.extend({
   /** HTTP port of the API (GraphQL at /graphql). */
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   /** Browser origins allowed to call /graphql (comma-separated, e.g. https://dashboard.example); none by default. */
-  CORS_ORIGINS: z
-    .string()
-    .default("")
-    .transform((text) =>
-      text
-        .split(",")
-        .map((o) => o.trim())
-        .filter(Boolean),
-    ),
+  CORS_ORIGINS: commaList,
   /**
    * Proxies in front of the API (comma-separated addresses or CIDR ranges) whose X-Forwarded-For
    * names the client: per-address limits then count the client, not the proxy. None by default.
    */
-  TRUSTED_PROXIES: z
-    .string()
-    .default("")
-    .transform((text) =>
-      text
-        .split(",")
-        .map((item) => item.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.string().refine(isAddressOrRange, "an IP address or a CIDR range such as 10.0.0.0/8"))),
+  TRUSTED_PROXIES: commaList.pipe(
+    z.array(z.string().refine(isAddressOrRange, "an IP address or a CIDR range such as 10.0.0.0/8")),
+  ),
   /** Port of GET /metrics (Prometheus), apart from the public port; 0 picks a free one. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** Requests per minute per API key unless the key has its own limit (counted in Redis). */
