@@ -7,6 +7,7 @@ import { db } from "../../src/db.js";
 import { keyPrefixOf } from "../../src/domain/keys/api-key.js";
 import { app, rest } from "../fixtures.js";
 import { buildMerchant } from "../factories.js";
+import { until } from "../until.js";
 import { testEnv } from "../../vitest.config.js";
 
 async function limitedMerchant(perMinute: number) {
@@ -81,7 +82,12 @@ describe("rate limits on GraphQL", () => {
 describe("a key past its limit", () => {
   it("is refused for the rest of its minute without asking the database or Redis again", async () => {
     // Not in the minute's last seconds: the test's calls fall in one window.
-    while (Date.now() % 60_000 > 50_000) await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(
+      () => Date.now() % 60_000,
+      (intoMinute) => intoMinute <= 50_000,
+      15_000,
+      "a minute with at least 10 s left",
+    );
     const merchant = await limitedMerchant(1);
     const info = () => rest("requests.info", { apiKey: merchant.apiKey, query: { requestId: crypto.randomUUID() } });
     expect((await info()).status).toBe(404);
