@@ -26,13 +26,14 @@ WORKDIR /app
 RUN mkdir -p /var/lib/payreq/signing-keys && chown -R node:node /var/lib/payreq
 COPY --from=dependencies /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-# The migration command runs Prisma's CLI, which reads its configuration (and the settings-file reader
-# that imports), the schema and the migrations.
-COPY package.json prisma.config.ts ./
+# The migration command runs the migration step's Prisma CLI (the `prisma6` package), which reads
+# its configuration in prisma/migrate/ (and the settings-file reader that imports) and the migrations.
+COPY package.json ./
 COPY src/env-file.ts ./src/
 COPY prisma ./prisma
 USER node
 EXPOSE 4000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/ready`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "dist/src/server.js"]
+# The API's heap flags, as npm start gives them (src/start/entrypoints.ts, API_NODE_FLAGS).
+CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=1024", "dist/src/server.js"]

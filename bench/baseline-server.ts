@@ -1,15 +1,48 @@
 /**
- * The benchmark's baseline: the same SQL reads and writes as requests.create and requests.info
- * (API key lookup, configuration items, request and options insert; request, options and purchase
- * read), on plain node:http and pg with no framework and no ORM. A stand-in for this box's limit.
+ * The benchmark's baseline: the same SQL reads and writes as requests.create, requests.info,
+ * requests.pay and transactions.refund (API key lookup; configuration items, request and options
+ * insert; request, options and purchase read; pay and refund run the service's own statements and
+ * row mappers from src/domain), on plain node:http and pg with no framework, no ORM, no input
+ * validation, rate limit or idempotency; every statement prepared, as the service's hot paths are.
+ * A stand-in for this box's limit. It pays and refunds at
+ * test.uplink only, and answers a refused call with its status and code alone.
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
+import { inTransaction as inServiceTransaction, prepared, type Sql } from "../src/db.js";
+import type { WriteContext } from "../src/domain/audit/record.js";
+import type { Actor } from "../src/domain/context.js";
+import { sandboxApproval } from "../src/domain/ledgers/approval-code.js";
+import { toRequestDetails } from "../src/domain/requests/aggregate.js";
+import { LOCK_FOR_PAYMENT, newPurchase, paymentWrite, type PaymentLockRow } from "../src/domain/requests/pay.js";
+import {
+  LOCK_PURCHASE,
+  newRefund,
+  READ_PURCHASE,
+  refundWrite,
+  toPurchase,
+  type PurchaseRow,
+} from "../src/domain/transactions/refund.js";
+import { toNotificationTransaction } from "../src/domain/webhooks/events.js";
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+// Columns are UTC timestamp(3) without a zone (src/db.ts): read them as UTC, whatever the machine's zone.
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMP, (text) => new Date(`${text.replace(" ", "T")}Z`));
 const port = Number(process.env.PORT ?? 0);
+
+type Key = { prefix: string; kind: "MERCHANT" | "PAYER"; merchant_id: string | null };
+/** A row as pg returns it. */
+type Row = Record<string, any>;
+
+/** A refused call: its HTTP status and error code. */
+class Refused {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+  ) {}
+}
 
 async function body(req: IncomingMessage): Promise<Record<string, string>> {
   let text = "";
@@ -17,69 +50,150 @@ async function body(req: IncomingMessage): Promise<Record<string, string>> {
   return text ? (JSON.parse(text) as Record<string, string>) : {};
 }
 
-async function merchantOf(key: string | undefined): Promise<string | null> {
-  const { rows } = await pool.query("SELECT merchant_id FROM api_key WHERE hash = $1 AND revoked_at IS NULL", [
-    createHash("sha256")
-      .update(key ?? "")
-      .digest("hex"),
-  ]);
-  return rows[0]?.merchant_id ?? null;
+async function keyOf(key: string | undefined): Promise<Key | null> {
+  const { rows } = await pool.query(
+    prepared("SELECT prefix, kind, merchant_id FROM api_key WHERE hash = $1 AND revoked_at IS NULL", [
+      createHash("sha256")
+        .update(key ?? "")
+        .digest("hex"),
+    ]),
+  );
+  return rows[0] ?? null;
 }
+
+const utc = (date: Date) => date.toISOString().replace("Z", "");
 
 async function create(merchantId: string, params: Record<string, string>) {
   const items = await pool.query(
-    `SELECT i.ledger_id, i.account, i.methods FROM configuration_item i JOIN ledger l ON l.id = i.ledger_id
+    prepared(
+      `SELECT i.ledger_id, i.account, i.methods FROM configuration_item i JOIN ledger l ON l.id = i.ledger_id
      WHERE i.merchant_id = $1 AND i.client_id IS NULL AND l.enabled AND i.currency = $2 ORDER BY i.index`,
-    [merchantId, params.asset],
+      [merchantId, params.asset],
+    ),
   );
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  return inTransaction(async (client) => {
     const id = randomUUID();
     const now = new Date();
     const { rows } = await client.query(
-      `INSERT INTO payment_request (id, merchant_id, asset, amount, request_code, payment_expiry_seconds, expires_at, created_at, updated_at)
+      prepared(
+        `INSERT INTO payment_request (id, merchant_id, asset, amount, request_code, payment_expiry_seconds, expires_at, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, 120, $6, $7, $7) RETURNING *`,
-      [id, merchantId, params.asset, params.amount, randomBytes(8).toString("hex"), new Date(now.getTime() + 120_000), now],
+        [
+          id,
+          merchantId,
+          params.asset,
+          params.amount,
+          randomBytes(8).toString("hex"),
+          utc(new Date(now.getTime() + 120_000)),
+          utc(now),
+        ],
+      ),
     );
     for (const [index, item] of items.rows.entries()) {
       await client.query(
-        "INSERT INTO payment_option (id, request_id, index, ledger_id, amount, account, methods) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        [randomUUID(), id, index, item.ledger_id, params.amount, item.account, item.methods],
+        prepared(
+          "INSERT INTO payment_option (id, request_id, index, ledger_id, amount, account, methods) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+          [randomUUID(), id, index, item.ledger_id, params.amount, item.account, item.methods],
+        ),
       );
     }
-    await client.query("COMMIT");
     return { ...rows[0], options: items.rows };
-  } catch (error) {
-    await client.query("ROLLBACK");
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 async function info(merchantId: string, requestId: string) {
   const [request, options, purchase] = await Promise.all([
-    pool.query("SELECT * FROM payment_request WHERE id = $1 AND merchant_id = $2", [requestId, merchantId]),
-    pool.query("SELECT * FROM payment_option WHERE request_id = $1 ORDER BY index", [requestId]),
-    pool.query("SELECT * FROM transaction WHERE request_id = $1 AND type = 'PURCHASE'", [requestId]),
+    pool.query(prepared("SELECT * FROM payment_request WHERE id = $1 AND merchant_id = $2", [requestId, merchantId])),
+    pool.query(prepared("SELECT * FROM payment_option WHERE request_id = $1 ORDER BY index", [requestId])),
+    pool.query(prepared("SELECT * FROM transaction WHERE request_id = $1 AND type = 'PURCHASE'", [requestId])),
   ]);
   return request.rows[0] ? { ...request.rows[0], options: options.rows, paidBy: purchase.rows[0] } : null;
 }
 
+/** BEGIN, `work`, COMMIT on one client of the baseline's pool, as the service does (src/db.ts). */
+const inTransaction = <T>(work: (client: Sql) => Promise<T>) => inServiceTransaction(work, pool);
+
+/** What the service's write statements need of the call: who made it and when. */
+function callOf(key: Key, correlationId: string): WriteContext {
+  const actor: Actor =
+    key.kind === "PAYER"
+      ? { kind: "payer", keyPrefix: key.prefix }
+      : { kind: "merchant", merchantId: key.merchant_id!, keyPrefix: key.prefix };
+  return { actor, requestId: correlationId, now: () => new Date() };
+}
+
+/** The service's pay statements (domain/requests/pay.ts), on test.uplink, with the rules checked in line. */
+async function pay(key: Key, params: Record<string, string>, correlationId: string) {
+  const call = callOf(key, correlationId);
+  return inTransaction(async (client) => {
+    const { rows } = await client.query<PaymentLockRow>(prepared(LOCK_FOR_PAYMENT, [params.requestId, params.ledger]));
+    const row = rows[0];
+    if (!row || (key.kind === "MERCHANT" && row.request.merchantId !== key.merchant_id))
+      throw new Refused(404, "REQUEST_NOT_FOUND");
+    const request = toRequestDetails(row);
+    const now = call.now();
+    if (request.status !== "NEW") throw new Refused(409, `REQUEST_${request.status}`);
+    if (request.expiresAt <= now) throw new Refused(409, "REQUEST_EXPIRED");
+    const option = request.options.find((candidate) => candidate.ledgerId === params.ledger);
+    if (!option || !row.ledger?.enabled) throw new Refused(400, "LEDGER_NOT_ENABLED");
+    if (row.ledger.connector !== "TEST_UPLINK" || !params.authorization?.trim()) throw new Refused(400, "INVALID_AUTHORIZATION");
+    const purchase = newPurchase(request, option, sandboxApproval("test", now, null), now);
+    const paid = { ...request, status: "PAID" as const, updatedAt: now, purchase };
+    const { text, values } = paymentWrite(call, paid, purchase);
+    await client.query(prepared(text, values));
+    return { requestId: paid.id, status: "PAID", paidBy: toNotificationTransaction(purchase, paid) };
+  });
+}
+
+/** The service's refund statements (domain/transactions/refund.ts), on test.uplink, with the rules checked in line. */
+async function refund(key: Key, merchantId: string, params: Record<string, string>, correlationId: string) {
+  const call = callOf(key, correlationId);
+  const reference = params.externalReference ?? null;
+  return inTransaction(async (client) => {
+    const locked = await client.query(prepared(LOCK_PURCHASE, [params.transactionId, merchantId]));
+    if (locked.rowCount === 0) throw new Refused(404, "TRANSACTION_NOT_FOUND");
+    const { rows } = await client.query<PurchaseRow>(prepared(READ_PURCHASE, [params.transactionId]));
+    const purchase = toPurchase(rows[0]!);
+    if (purchase.type !== "PURCHASE") throw new Refused(403, "INVALID_TRANSACTION_TYPE");
+    const amount = BigInt(params.amount ?? 0);
+    const earlier = purchase.refunds.find((r) => r.externalReference === reference);
+    // The same reference and amount again is answered with the earlier refund.
+    if (earlier && reference !== null && earlier.amount === amount) return toNotificationTransaction(earlier, purchase.request);
+    if (earlier) throw new Refused(409, reference === null ? "ALREADY_REFUNDED" : "REPEAT_REFERENCE");
+    const refunded = purchase.refunds.reduce((sum, r) => sum + r.amount, 0n);
+    if (amount <= 0n || amount > purchase.amount - refunded) throw new Refused(400, "INVALID_AMOUNT");
+    if (purchase.ledger.connector !== "TEST_UPLINK") throw new Refused(400, "INVALID_AUTHORIZATION");
+    const now = call.now();
+    const made = newRefund(purchase, purchase.request, amount, reference, sandboxApproval("test", now, null), now);
+    const { text, values } = refundWrite(call, purchase.request, made);
+    await client.query(prepared(text, values));
+    return toNotificationTransaction(made, purchase.request);
+  });
+}
+
 createServer(async (req, res) => {
   try {
-    const merchantId = await merchantOf(req.headers["x-api-key"] as string | undefined);
-    if (!merchantId) return res.writeHead(401).end();
+    const key = await keyOf(req.headers["x-api-key"] as string | undefined);
+    if (!key) return res.writeHead(401).end();
     const url = new URL(req.url!, "http://x");
+    const correlationId = randomUUID();
+    const merchantOnly = () => {
+      if (!key.merchant_id) throw new Refused(403, "FORBIDDEN");
+      return key.merchant_id;
+    };
     const result =
       url.pathname === "/api/requests.create"
-        ? await create(merchantId, await body(req))
-        : await info(merchantId, url.searchParams.get("requestId") ?? "");
+        ? await create(merchantOnly(), await body(req))
+        : url.pathname === "/api/requests.pay"
+          ? await pay(key, await body(req), correlationId)
+          : url.pathname === "/api/transactions.refund"
+            ? await refund(key, merchantOnly(), await body(req), correlationId)
+            : await info(merchantOnly(), url.searchParams.get("requestId") ?? "");
     res
       .writeHead(result ? 200 : 404, { "content-type": "application/json" })
       .end(JSON.stringify(result, (_k, v) => (typeof v === "bigint" ? Number(v) : v)));
   } catch (error) {
+    if (error instanceof Refused) return res.writeHead(error.status).end(JSON.stringify({ code: error.code }));
     res.writeHead(500).end(String(error));
   }
 }).listen(port, "127.0.0.1", function (this: Server) {

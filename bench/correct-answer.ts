@@ -1,4 +1,4 @@
-/** What the bench counts as a correct answer; anything else stops it (bench/run.ts). */
+/** What the bench counts as a correct answer; anything else stops it (bench/load.ts). */
 
 /**
  * Whether an answer to a call at `path` counts: a 2xx status and, for GraphQL, `data` with every field an object:

@@ -108,7 +108,7 @@ export async function buildOperations() {
   const purchase = await payRequest(payer, { requestId: paid.request.id, authorization: "x", ledger: "test.uplink" });
   const merchant = built.merchant;
   const requestId = built.request.id;
-  const transactionId = purchase.transactions[0]!.id;
+  const transactionId = purchase.purchase!.id;
   const amount = (name: string, type: string): Param => ({ ...text(name, "INVALID_AMOUNT", type), number: true });
   const operations: Operation[] = [
     {

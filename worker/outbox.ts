@@ -1,5 +1,5 @@
 import DataLoader from "dataloader";
-import { fromUtcText, pool, toUtcText as utc } from "../src/db.js";
+import { fromUtcText, pool, prepared, toUtcText as utc } from "../src/db.js";
 import type { WebhookAttemptOutcome, WebhookEvent, WebhookEventState } from "../src/generated/prisma/client.js";
 
 /**
@@ -26,11 +26,13 @@ export interface DrainedEvent {
  */
 export async function takeUndrainedEvents(limit: number): Promise<DrainedEvent[]> {
   const { rows } = await pool.query<DrainedEvent & { nextAttemptAt: string }>(
-    `UPDATE webhook_event SET enqueued_at = now()
+    prepared(
+      `UPDATE webhook_event SET enqueued_at = now()
      WHERE id IN (SELECT id FROM webhook_event WHERE state = 'PENDING' AND enqueued_at IS NULL
                   ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
      RETURNING id, attempts, attempt_limit AS "attemptLimit", to_json(next_attempt_at) #>> '{}' AS "nextAttemptAt"`,
-    [limit],
+      [limit],
+    ),
   );
   return rows.map((row) => ({ ...row, nextAttemptAt: fromUtcText(row.nextAttemptAt) }));
 }
@@ -38,11 +40,13 @@ export async function takeUndrainedEvents(limit: number): Promise<DrainedEvent[]
 /** Pending events overdue by more than `graceMs` that no worker holds: their queue entry may be lost. */
 export async function overdueEvents(now: Date, graceMs: number, limit: number): Promise<DrainedEvent[]> {
   const { rows } = await pool.query<DrainedEvent & { nextAttemptAt: string }>(
-    `SELECT id, attempts, attempt_limit AS "attemptLimit", to_json(next_attempt_at) #>> '{}' AS "nextAttemptAt"
+    prepared(
+      `SELECT id, attempts, attempt_limit AS "attemptLimit", to_json(next_attempt_at) #>> '{}' AS "nextAttemptAt"
      FROM webhook_event
      WHERE state = 'PENDING' AND enqueued_at IS NOT NULL AND next_attempt_at < $1 AND (lease_until IS NULL OR lease_until < $2)
      ORDER BY next_attempt_at LIMIT $3`,
-    [utc(new Date(now.getTime() - graceMs)), utc(now), limit],
+      [utc(new Date(now.getTime() - graceMs)), utc(now), limit],
+    ),
   );
   return rows.map((row) => ({ ...row, nextAttemptAt: fromUtcText(row.nextAttemptAt) }));
 }
@@ -78,7 +82,8 @@ export function openOutbox(leaseMs: number) {
     async (ids) => {
       const startedAt = new Date();
       const { rows } = await pool.query<Omit<StartedAttempt, "startedAt">>(
-        `WITH claimed AS (
+        prepared(
+          `WITH claimed AS (
            UPDATE webhook_event SET attempts = attempts + 1, lease_until = $2
            WHERE id = ANY($1::uuid[]) AND state = 'PENDING'
            RETURNING id, url, payload, attempts, attempt_limit, correlation_id),
@@ -89,7 +94,8 @@ export function openOutbox(leaseMs: number) {
          SELECT c.id, c.url, c.payload, c.attempts, c.attempt_limit AS "attemptLimit",
                 c.correlation_id AS "correlationId", a.id AS "attemptId"
          FROM claimed c JOIN attempt a ON a.event_id = c.id`,
-        [ids, utc(new Date(startedAt.getTime() + leaseMs)), utc(startedAt)],
+          [ids, utc(new Date(startedAt.getTime() + leaseMs)), utc(startedAt)],
+        ),
       );
       const byId = new Map(rows.map((row) => [row.id, { ...row, startedAt }]));
       return ids.map((id) => byId.get(id) ?? null);
@@ -114,7 +120,8 @@ export function openOutbox(leaseMs: number) {
         next_attempt_at: verdict.nextAttemptAt ? utc(verdict.nextAttemptAt) : null,
       }));
       await pool.query(
-        `WITH done AS (
+        prepared(
+          `WITH done AS (
            SELECT * FROM jsonb_to_recordset($1::jsonb) AS d(
              attempt_id uuid, event_id uuid, duration_ms int, outcome text, status_code int, error text,
              response_excerpt text, state text, last_error text, delivered_at timestamp(3), next_attempt_at timestamp(3))),
@@ -125,7 +132,8 @@ export function openOutbox(leaseMs: number) {
          UPDATE webhook_event e SET state = d.state::"WebhookEventState", lease_until = NULL, last_error = d.last_error,
            delivered_at = d.delivered_at, next_attempt_at = COALESCE(d.next_attempt_at, e.next_attempt_at), updated_at = now()
          FROM done d WHERE e.id = d.event_id`,
-        [JSON.stringify(rows)],
+          [JSON.stringify(rows)],
+        ),
       );
       return batch.map(() => true as const);
     },

@@ -1,5 +1,4 @@
-import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
-import { createPubSub, filter, pipe, type PubSubEvent } from "graphql-yoga";
+import { createPubSub, type PubSubEvent, type PubSubEventTarget } from "graphql-yoga";
 import { Redis } from "ioredis";
 import { onRequestChange, requestChange, type RequestChange } from "../domain/requests/changes.js";
 import type { Logger } from "../logger.js";
@@ -10,7 +9,8 @@ import type { Logger } from "../logger.js";
  * only its merchant's streams, so one merchant's activity costs other merchants nothing.
  */
 const CHANNEL = "payreq:request-changes";
-type Channels = { [CHANNEL]: [merchantId: string, change: RequestChange | null] };
+type Channels = { [CHANNEL]: [merchantId: string, change: RequestChange] };
+type ChangeEvent = PubSubEvent<Channels, typeof CHANNEL>;
 
 /** The Redis channel of one merchant's changes. */
 export const channelOf = (merchantId: string) => `${CHANNEL}:${merchantId}`;
@@ -30,10 +30,11 @@ export function publishRequestChanges(publisher: Redis, logger: Logger): () => v
 
 /**
  * The request changes announced by any process, read through ONE Redis subscriber connection per
- * process however many clients subscribe (Yoga's pub/sub over a Redis event target), which is
- * subscribed to the channels of the merchants that have streams here. Every message is validated;
- * malformed ones are logged and dropped. All of a process's streams of a merchant receive the same
- * parsed object for one change (graphql/types/request.ts reads the request once for all of them).
+ * process however many clients subscribe (Yoga's pub/sub over the event target below), which is
+ * subscribed to the channels of the merchants that have streams here. Every message is validated
+ * once; malformed ones, and changes of another merchant than the channel's, are logged and dropped.
+ * All of a process's streams of a merchant receive the same parsed object for one change
+ * (graphql/types/request.ts reads the request once for all of them).
  */
 export function subscribeRequestChanges(redisUrl: string, logger: Logger) {
   const subscriber = new Redis(redisUrl, {
@@ -42,48 +43,67 @@ export function subscribeRequestChanges(redisUrl: string, logger: Logger) {
     connectionName: `payreq-request-changes-${process.pid}`,
   });
   subscriber.on("error", (err) => logger.warn({ err: { message: err.message } }, "request-change subscriber: redis error"));
-  // The event target subscribes and unsubscribes without awaiting; their failures are logged here
-  // instead of becoming unhandled rejections. It never publishes (publishRequestChanges does).
-  const subscribeClient = {
-    on: (event: "message", listener: (channel: string, message: string) => void) => (
-      subscriber.on(event, listener),
-      subscribeClient
-    ),
-    subscribe: (...channels: string[]) =>
-      subscriber.subscribe(...channels).catch((err: unknown) => logger.warn({ err }, "redis subscribe failed")),
-    unsubscribe: (...channels: string[]) =>
-      subscriber.unsubscribe(...channels).catch((err: unknown) => logger.debug({ err }, "redis unsubscribe failed")),
-  } as unknown as Redis;
-  const eventTarget = createRedisEventTarget<PubSubEvent<Channels, typeof CHANNEL>>({
-    publishClient: subscribeClient,
-    subscribeClient,
-    serializer: {
-      stringify: JSON.stringify,
-      parse: (message: string) => {
-        const parsed = requestChange.safeParse(safeJson(message));
-        if (parsed.success) return parsed.data;
-        logger.warn({ message: message.slice(0, 200) }, "dropped a malformed request-change message");
-        return null;
-      },
-    },
-  });
-  const pubSub = createPubSub<Channels>({ eventTarget });
+  const pubSub = createPubSub<Channels>({ eventTarget: merchantChannels(subscriber, logger) });
   return {
     /**
      * Every valid change of one merchant's requests from the first read on; ends when the consumer
      * stops iterating (at once, also while it waits for a change). Open streams are ended by the
      * GraphQL stream bound (graphql/stream-limit.ts), which also gives back their places.
      */
-    changes: (merchantId: string): AsyncIterable<RequestChange> =>
-      pipe(
-        pubSub.subscribe(CHANNEL, merchantId),
-        filter((change): change is RequestChange => change?.merchantId === merchantId),
-      ),
+    changes: (merchantId: string): AsyncIterable<RequestChange> => pubSub.subscribe(CHANNEL, merchantId),
     close: () => subscriber.disconnect(),
   };
 }
 
 export type RequestChangeFeed = ReturnType<typeof subscribeRequestChanges>;
+
+type ChangeListener = ((event: ChangeEvent) => void) | { handleEvent(event: ChangeEvent): void };
+
+/**
+ * The event target Yoga's pub/sub reads from: an event's type is a merchant's channel. The
+ * subscriber connection joins a channel when the channel's first listener comes and leaves it when
+ * its last one goes; each message is parsed once and its one event goes to all the channel's
+ * listeners. It only receives: changes are published by publishRequestChanges.
+ */
+function merchantChannels(subscriber: Redis, logger: Logger): PubSubEventTarget<Channels> {
+  const listeners = new Map<string, Set<ChangeListener>>();
+  subscriber.on("message", (channel: string, message: string) => {
+    const channelListeners = listeners.get(channel);
+    if (!channelListeners) return;
+    const parsed = requestChange.safeParse(safeJson(message));
+    if (!parsed.success || channelOf(parsed.data.merchantId) !== channel) {
+      logger.warn({ channel, message: message.slice(0, 200) }, "dropped a malformed request-change message");
+      return;
+    }
+    const event: ChangeEvent = new CustomEvent(channel, { detail: parsed.data });
+    for (const listener of channelListeners) {
+      if (typeof listener === "function") listener(event);
+      else listener.handleEvent(event);
+    }
+  });
+  // Subscribing and unsubscribing are not awaited by the pub/sub; their failures are logged here
+  // instead of becoming unhandled rejections.
+  return {
+    addEventListener(channel: string, listener: ChangeListener | null) {
+      if (!listener) return;
+      let channelListeners = listeners.get(channel);
+      if (!channelListeners) {
+        listeners.set(channel, (channelListeners = new Set()));
+        subscriber.subscribe(channel).catch((err: unknown) => logger.warn({ err, channel }, "redis subscribe failed"));
+      }
+      channelListeners.add(listener);
+    },
+    removeEventListener(channel: string, listener: ChangeListener | null) {
+      const channelListeners = listeners.get(channel);
+      if (!listener || !channelListeners?.delete(listener) || channelListeners.size > 0) return;
+      listeners.delete(channel);
+      subscriber.unsubscribe(channel).catch((err: unknown) => logger.debug({ err, channel }, "redis unsubscribe failed"));
+    },
+    dispatchEvent() {
+      throw new Error("request changes are published with publishRequestChanges, not through the subscriber");
+    },
+  };
+}
 
 function safeJson(text: string): unknown {
   try {

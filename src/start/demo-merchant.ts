@@ -1,6 +1,8 @@
 /**
- * The demo merchant `npm start` prints credentials for. Keys are shown once and stored hashed, so
- * every start issues fresh demo keys for the same merchant. Development only.
+ * The demo merchant `npm start` prints credentials for, made by a process of its own that the
+ * supervisor runs beside the API and the worker (src/start/group.ts), so that the supervisor never
+ * loads Prisma: it sends `{ demo }` (or `{ problem }`) and exits. Keys are shown once and stored
+ * hashed, so every start issues fresh demo keys for the same merchant. Development only.
  */
 import { randomUUID } from "node:crypto";
 import { closeDatabase, db, openDatabase } from "../db.js";
@@ -8,6 +10,7 @@ import type { DomainContext } from "../domain/context.js";
 import { createApiKey } from "../domain/keys/create.js";
 import { createMerchant } from "../domain/merchants/create.js";
 import { createWallet } from "../domain/wallets/create.js";
+import { cliEnv, parseEnv } from "../env.js";
 import { createLogger } from "../logger.js";
 
 const DEMO_NAME = "Demo Merchant";
@@ -20,7 +23,7 @@ export interface DemoCredentials {
   walletLedger: string;
 }
 
-export async function seedDemoMerchant(databaseUrl: string): Promise<DemoCredentials> {
+async function seedDemoMerchant(databaseUrl: string): Promise<DemoCredentials> {
   const ctx: DomainContext = {
     actor: { kind: "operator" },
     requestId: randomUUID(),
@@ -50,11 +53,8 @@ export async function seedDemoMerchant(databaseUrl: string): Promise<DemoCredent
   }
 }
 
-export const describeDemo = (demo: DemoCredentials, port: number) => `
-Demo merchant (development only; new keys are issued on every start)
-  merchantId      ${demo.merchantId}
-  merchant key    ${demo.merchantKey}
-  payer key       ${demo.payerKey}
-  sandbox wallet  ${demo.walletId}  (NZD 1000.00; pay at ${demo.walletLedger} with it as the authorization)
-  GraphiQL        http://localhost:${port}/graphql  (set the X-Api-Key header)
-`;
+const message = await seedDemoMerchant(parseEnv(cliEnv).DATABASE_URL).then(
+  (demo) => ({ demo }),
+  (err: Error) => ({ problem: err.message }),
+);
+await new Promise<void>((resolve) => (process.send ? process.send(message, undefined, {}, () => resolve()) : resolve()));

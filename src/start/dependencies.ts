@@ -46,19 +46,3 @@ export async function checkPortFree(port: number, variable: string): Promise<voi
     );
   });
 }
-
-/** Resolves with `port` once the API answers /health there; rejects if `gaveUp` settles first or after 60 s. */
-export async function untilHealthy(port: number, gaveUp: Promise<unknown>): Promise<number> {
-  let over = false;
-  void gaveUp.finally(() => (over = true));
-  const deadline = Date.now() + 60_000;
-  while (!over && Date.now() < deadline) {
-    const healthy = await fetch(`http://127.0.0.1:${port}/health`).then(
-      (answer) => answer.ok,
-      () => false,
-    );
-    if (healthy) return port;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`the API did not answer /health on port ${port}`);
-}

@@ -4,11 +4,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * Where the project and its processes are, whether this runs from TypeScript sources (`npm start`,
- * through tsx) or from the build (`npm run start:prod`, `dist/`).
+ * Where the project and its processes are. The supervisor (group.ts) runs as JavaScript: from the
+ * sources transpiled into a run folder (`npm start`, scripts/start.js) or from the build
+ * (`npm run start:prod`, `dist/`); the other start-up scripts may run through tsx.
  */
 const here = fileURLToPath(import.meta.url);
-const compiled = here.endsWith(".js");
 
 /** The folder holding package.json: prisma/ (schema, migrations) is read from there. */
 export const projectRoot = (() => {
@@ -18,8 +18,12 @@ export const projectRoot = (() => {
   throw new Error(`no package.json above ${here}`);
 })();
 
-/** The tree the entry points are in: `src/..` for sources, `dist/` for the build. */
-const tree = join(dirname(here), "..", "..");
+/** The tree the supervisor runs from, where its processes' files are: a run folder or `dist/`. */
+function tree(): string {
+  if (!here.endsWith(".js"))
+    throw new Error("the supervisor runs from JavaScript: start it with scripts/start.js (npm start) or from dist/");
+  return join(dirname(here), "..", "..");
+}
 
 export interface Entrypoint {
   name: "API" | "worker";
@@ -27,21 +31,55 @@ export interface Entrypoint {
   args: string[];
 }
 
+interface How {
+  /** Stack traces name the TypeScript sources (a run folder's files have linked source maps). */
+  sourceMaps: boolean;
+}
+
+const nodeFlags = ({ sourceMaps }: How) => (sourceMaps ? ["--enable-source-maps"] : []);
+
 /**
- * How to run the API and the worker: from the build (`dist/`), through tsx in watch mode, or from
- * the sources transpiled into `transpiled` (see transpile.ts).
+ * V8's heap sizing for the API (measured with the bench; docs/architecture.md, "Memory"). Under
+ * load the API's resident memory was mostly heap V8 had not needed to collect yet:
+ * - the young generation's two semi-spaces stay as large as they have grown, 16 MiB each on
+ *   Node 20 and 32 MiB on Node 24, idle or not; 8 MiB costs a few more scavenges;
+ * - between full collections V8 lets the old generation grow to 4 times what was live after the
+ *   last one when the heap's cap is the default (4 GiB here), and 1.6 times with a 1 GiB cap
+ *   (`--trace-gc-verbose` prints the factor). The live heap is about 40 MiB, so the cap also
+ *   leaves room for 25 times that.
  */
-export function entrypoints(how: { watch: true } | { watch: false; transpiled?: string }): Entrypoint[] {
-  const file = (name: "API" | "worker", root: string, ext: string) =>
-    join(root, ...(name === "API" ? ["src", `server.${ext}`] : ["worker", `index.${ext}`]));
+export const API_NODE_FLAGS = ["--max-semi-space-size=8", "--max-old-space-size=1024"];
+
+const processFlags = (name: "API" | "worker") => (name === "API" ? API_NODE_FLAGS : []);
+
+const file = (name: "API" | "worker", root: string, ext: string) =>
+  join(root, ...(name === "API" ? ["src", `server.${ext}`] : ["worker", `index.${ext}`]));
+
+/**
+ * The node arguments that run the API or the worker from `root`, a tree of JavaScript (a run
+ * folder, `dist/`), as the supervisor runs them; the bench runs them so too.
+ */
+export const processArgs = (name: "API" | "worker", root: string, how: How) => [
+  ...nodeFlags(how),
+  ...processFlags(name),
+  file(name, root, "js"),
+];
+
+/**
+ * How to run the API and the worker: from the tree the supervisor runs from, or, in watch mode,
+ * from the TypeScript sources through tsx, which restarts each when its code changes.
+ */
+export function entrypoints(how: How & { watch: boolean }): Entrypoint[] {
   const run = (name: "API" | "worker") => {
-    if (compiled) return [file(name, tree, "js")];
-    if (how.watch) {
-      const tsx = createRequire(join(projectRoot, "package.json")).resolve("tsx/cli");
-      return [tsx, "watch", "--clear-screen=false", file(name, tree, "ts")];
-    }
-    if (!how.transpiled) throw new Error("the sources must be transpiled first (transpile.ts)");
-    return ["--enable-source-maps", file(name, how.transpiled, "js")];
+    if (!how.watch) return processArgs(name, tree(), how);
+    const tsx = createRequire(join(projectRoot, "package.json")).resolve("tsx/cli");
+    return [tsx, "watch", "--clear-screen=false", ...processFlags(name), file(name, projectRoot, "ts")];
   };
   return (["API", "worker"] as const).map((name) => ({ name, args: run(name) }));
 }
+
+/** How to run one of the supervisor's short-lived steps (src/start/preflight.ts, demo-merchant.ts). */
+export const step = (name: "preflight" | "demo-merchant", how: How) => [
+  ...nodeFlags(how),
+  join(tree(), "src", "start", `${name}.js`),
+];

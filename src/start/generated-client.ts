@@ -27,4 +27,5 @@ async function currentStamp(root: string): Promise<string> {
 }
 
 /** Generating never connects: a valid URL keeps a wrong one in the environment from sending the CLI to download engines. */
-const generate = (root: string) => runPrismaCli(root, ["generate"], { env: { DATABASE_URL: "postgresql://localhost/generate" } });
+const generate = (root: string) =>
+  runPrismaCli(root, "generate", ["generate"], { env: { DATABASE_URL: "postgresql://localhost/generate" } });

@@ -7,7 +7,7 @@ import { StartupProblem } from "./problem.js";
 
 try {
   const say = (line: string) => console.log(`payreq: ${line}`);
-  const { api } = await readConfiguration(say, { fromSources: false });
+  const { api } = readConfiguration();
   await prepareDatabase(api.DATABASE_URL, say);
 } catch (err) {
   if (!(err instanceof StartupProblem)) throw err;

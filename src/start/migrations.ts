@@ -31,8 +31,9 @@ async function appliedMigrations(url: string): Promise<string[]> {
   }
 }
 
-/** Applies the pending migrations with `prisma migrate deploy` (the WebAssembly engine, offline). */
-export const applyMigrations = (root: string) =>
-  runPrismaCli(root, ["migrate", "deploy"], {
+/** Applies the pending migrations with `prisma migrate deploy` (Prisma 6.19's CLI: its WebAssembly engine, offline). */
+export const applyMigrations = (root: string, env?: NodeJS.ProcessEnv) =>
+  runPrismaCli(root, "migrate", ["migrate", "deploy"], {
+    env,
     doneWhen: /^(All migrations have been successfully applied|No pending migrations to apply)\.$/m,
   });

@@ -3,7 +3,6 @@ import { apiEnv, parseEnv, workerEnv } from "../env.js";
 import { checkConfiguration } from "./configuration.js";
 import { ensureDatabase } from "./database.js";
 import { projectRoot } from "./entrypoints.js";
-import { ensureGeneratedClient } from "./generated-client.js";
 import { applyMigrations, pendingMigrations } from "./migrations.js";
 import { StartupProblem, hostOf } from "./problem.js";
 
@@ -13,18 +12,15 @@ const seconds = (since: number) => `${((performance.now() - since) / 1000).toFix
 
 /**
  * The steps before the processes start, each saying what it did and throwing a StartupProblem that
- * says what to fix. First: read the settings file, check the whole configuration, and, when
- * running from sources, generate the Prisma client if it is stale.
+ * says what to fix. First: read the settings file and check the whole configuration.
  */
-export async function readConfiguration(say: Say, { fromSources }: { fromSources: boolean }) {
+export function readConfiguration() {
   try {
     loadEnvFile();
   } catch (err) {
     throw new StartupProblem((err as Error).message);
   }
   checkConfiguration();
-  const since = performance.now();
-  if (fromSources && (await ensureGeneratedClient(projectRoot))) say(`generated the Prisma client (${seconds(since)})`);
   return { api: parseEnv(apiEnv), worker: parseEnv(workerEnv) };
 }
 

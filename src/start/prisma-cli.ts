@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { StartupProblem } from "./problem.js";
 
 export interface PrismaCliOptions {
@@ -13,13 +13,43 @@ export interface PrismaCliOptions {
 }
 
 /**
+ * The two Prisma CLIs the project runs offline (docs/architecture.md, "Prisma"):
+ * - `generate`: Prisma 7's, with the client. Generating never runs a schema engine, but the CLI
+ *   insists that one exists and would download it; any executable satisfies it, so it is pointed
+ *   at node itself.
+ * - `migrate`: Prisma 6.19's (the `prisma6` package), the last whose WebAssembly schema engine
+ *   migrates without a native binary, with its own configuration (prisma/migrate/).
+ */
+const CLIS = {
+  generate: { main: "node_modules/prisma/build/index.js", args: [], env: { PRISMA_SCHEMA_ENGINE_BINARY: process.execPath } },
+  migrate: {
+    main: "node_modules/prisma6/build/index.js",
+    args: ["--config", "prisma/migrate/prisma.config.ts"],
+    env: {},
+  },
+} as const;
+
+/**
  * Runs a Prisma CLI command offline, showing its output only when it fails (without the warning it
  * prints about the schema's `url`, which the driver adapter replaces).
  */
-export async function runPrismaCli(root: string, args: string[], options: PrismaCliOptions = {}): Promise<void> {
-  const child = spawn(process.execPath, [join(root, "node_modules/prisma/build/index.js"), ...args], {
+export async function runPrismaCli(
+  root: string,
+  cli: keyof typeof CLIS,
+  args: string[],
+  options: PrismaCliOptions = {},
+): Promise<void> {
+  const { main, args: cliArgs, env } = CLIS[cli];
+  const child = spawn(process.execPath, [join(root, main), ...args, ...cliArgs], {
     cwd: root,
-    env: { ...process.env, CHECKPOINT_DISABLE: "1", ...options.env },
+    env: {
+      ...process.env,
+      // The generators (plugin-prisma's prisma-pothos-types) are found on the PATH, as under npm.
+      PATH: [join(root, "node_modules", ".bin"), process.env.PATH].join(delimiter),
+      CHECKPOINT_DISABLE: "1",
+      ...env,
+      ...options.env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -37,7 +37,7 @@ if (flags.database !== undefined && flags.database !== name)
 try {
   say(`resetting ${database}…`);
   // Generating the client is `npm run setup`'s work; no seed is configured.
-  await runPrismaCli(projectRoot, ["migrate", "reset", "--force", "--skip-generate", "--skip-seed"], {
+  await runPrismaCli(projectRoot, "migrate", ["migrate", "reset", "--force", "--skip-generate", "--skip-seed"], {
     doneWhen: /^Database reset successful$/m,
   });
   say(`reset ${database}: every table dropped and all migrations applied`);

@@ -67,6 +67,33 @@ export function supervise(
     }
   });
 
-  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => stopAll(signal));
+  for (const signal of signals) process.on(signal, () => stopAll(signal));
   return { listening, stopped, problems };
+}
+
+const signals = ["SIGTERM", "SIGINT"] as const;
+
+/**
+ * Runs one of src/start's short-lived steps (the preflight, the demo merchant) to its end, with
+ * the supervisor's standard output and error: resolves with how it ended and the first message it
+ * sent. SIGTERM and SIGINT are passed on to it, and it is stopped when `cancel` settles.
+ */
+export function runStep<Message>(
+  args: string[],
+  cancel?: Promise<unknown>,
+): Promise<{ code: number; ended: string; message?: Message }> {
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  let message: Message | undefined;
+  child.once("message", (sent) => (message = sent as Message));
+  const passOn = (signal: NodeJS.Signals) => child.kill(signal);
+  for (const signal of signals) process.on(signal, passOn);
+  const stop = () => void child.kill("SIGTERM");
+  cancel?.then(stop, stop);
+  // "close", not "exit": it comes once the IPC channel is closed too, so every message has arrived.
+  return new Promise((resolve) =>
+    child.once("close", (code, signal) => {
+      for (const signal of signals) process.off(signal, passOn);
+      resolve({ code: code ?? 1, ended: signal ?? `exit code ${code}`, message });
+    }),
+  );
 }

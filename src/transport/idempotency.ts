@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { pool, toUtcText as utc } from "../db.js";
+import { pool, prepared, toUtcText as utc } from "../db.js";
 import type { Actor, IdempotencyClaim } from "../domain/context.js";
 import { StateConflictError, ValidationError } from "../domain/errors.js";
 import { checkInput } from "../domain/validation.js";
@@ -65,18 +65,22 @@ export async function withIdempotency<O>(
   const now = new Date();
 
   const claimed = await pool.query(
-    `INSERT INTO idempotency_key (api_key_prefix, key, fingerprint, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)
+    prepared(
+      `INSERT INTO idempotency_key (api_key_prefix, key, fingerprint, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (api_key_prefix, key) DO UPDATE
        SET fingerprint = EXCLUDED.fingerprint, outcome = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
        WHERE idempotency_key.expires_at < EXCLUDED.created_at
      RETURNING 1`,
-    [scope, parsed.data, fingerprint, utc(now), utc(new Date(now.getTime() + RETENTION_MS))],
+      [scope, parsed.data, fingerprint, utc(now), utc(new Date(now.getTime() + RETENTION_MS))],
+    ),
   );
   const claim = { scope, key: parsed.data };
   if (!claimed.rowCount) {
     const { rows } = await pool.query<{ fingerprint: string; outcome: O | null; entityId: string | null }>(
-      `SELECT fingerprint, outcome, entity_id AS "entityId" FROM idempotency_key WHERE api_key_prefix = $1 AND key = $2`,
-      [scope, parsed.data],
+      prepared(
+        `SELECT fingerprint, outcome, entity_id AS "entityId" FROM idempotency_key WHERE api_key_prefix = $1 AND key = $2`,
+        [scope, parsed.data],
+      ),
     );
     const first = rows[0];
     if (first && first.fingerprint !== fingerprint) {
@@ -88,9 +92,11 @@ export async function withIdempotency<O>(
     if (first?.entityId) return { outcome: await rebuild(first.entityId), replayed: true };
     // Nothing committed: a claim older than its lease was left by a call that died; take it over.
     const takenOver = await pool.query(
-      `UPDATE idempotency_key SET created_at = $3 WHERE api_key_prefix = $1 AND key = $2
+      prepared(
+        `UPDATE idempotency_key SET created_at = $3 WHERE api_key_prefix = $1 AND key = $2
        AND outcome IS NULL AND entity_id IS NULL AND created_at < $4 RETURNING 1`,
-      [scope, parsed.data, utc(now), utc(new Date(now.getTime() - CLAIM_LEASE_MS))],
+        [scope, parsed.data, utc(now), utc(new Date(now.getTime() - CLAIM_LEASE_MS))],
+      ),
     );
     if (!takenOver.rowCount) {
       throw new StateConflictError("IDEMPOTENCY_KEY_IN_USE", "A call with this Idempotency-Key is still running.");
@@ -101,13 +107,15 @@ export async function withIdempotency<O>(
   try {
     outcome = await run(claim);
   } catch (error) {
-    await pool.query("DELETE FROM idempotency_key WHERE api_key_prefix = $1 AND key = $2", [scope, parsed.data]);
+    await pool.query(prepared("DELETE FROM idempotency_key WHERE api_key_prefix = $1 AND key = $2", [scope, parsed.data]));
     throw error;
   }
-  await pool.query("UPDATE idempotency_key SET outcome = $3 WHERE api_key_prefix = $1 AND key = $2", [
-    scope,
-    parsed.data,
-    JSON.stringify(outcome),
-  ]);
+  await pool.query(
+    prepared("UPDATE idempotency_key SET outcome = $3 WHERE api_key_prefix = $1 AND key = $2", [
+      scope,
+      parsed.data,
+      JSON.stringify(outcome),
+    ]),
+  );
   return { outcome, replayed: false };
 }

@@ -1,6 +1,7 @@
 import { config } from "../config.js";
 import { ExternalServiceError, RateLimitedError } from "../domain/errors.js";
 import type { AuthenticatedKey } from "../domain/keys/authenticate.js";
+import type { Result } from "ioredis";
 import { redis } from "../redis.js";
 
 const WINDOW_MS = 60_000;
@@ -19,11 +20,21 @@ export const addressMeter = (address: string): Meter => ({ bucket: `addr:${addre
 
 /**
  * Adds calls to a window's counter and gives the counter its expiry when it is new: one round
- * trip, atomic (a MULTI costs the client about twice as much). Redis caches the script.
+ * trip, atomic (a MULTI costs the client about twice as much). Sent by its SHA1 (EVALSHA; ioredis
+ * sends the script itself only when Redis does not have it yet), not as its text on every call.
  */
-const CHARGE = `local count = redis.call("INCRBY", KEYS[1], ARGV[1])
+redis.defineCommand("chargeWindow", {
+  numberOfKeys: 1,
+  lua: `local count = redis.call("INCRBY", KEYS[1], ARGV[1])
 if count == tonumber(ARGV[1]) then redis.call("PEXPIRE", KEYS[1], ARGV[2]) end
-return count`;
+return count`,
+});
+declare module "ioredis" {
+  interface RedisCommander<Context> {
+    /** INCRBY `counter` by `calls`, with a time to live of `ttlMs` when new; the new count. */
+    chargeWindow(counter: string, calls: number, ttlMs: number): Result<number, Context>;
+  }
+}
 
 /**
  * The meters this process found past their limit, with the end of that window. A window's counter
@@ -52,7 +63,7 @@ export async function chargeCalls(meter: Meter, calls: number, now = new Date())
   const counter = `payreq:rate:${meter.bucket}:${window}`;
   let count: number;
   try {
-    count = Number(await redis.eval(CHARGE, 1, counter, calls, WINDOW_MS + 1_000));
+    count = Number(await redis.chargeWindow(counter, calls, WINDOW_MS + 1_000));
   } catch (err) {
     throw new ExternalServiceError("The rate limiter is unavailable; try again shortly.", { cause: err });
   }

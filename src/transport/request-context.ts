@@ -4,6 +4,7 @@ import { hashApiKey } from "../domain/keys/api-key.js";
 import { authenticate, recordKeyUse, type AuthenticatedKey } from "../domain/keys/authenticate.js";
 import { UnauthenticatedError } from "../domain/errors.js";
 import { logger } from "../api-logger.js";
+import type { Logger } from "../logger.js";
 import { addressMeter, isSpent, keyMeter, type Meter } from "./rate-limit.js";
 
 const requestIds = new WeakMap<Request, string>();
@@ -80,8 +81,12 @@ export function requestContext(request: Request): RequestContext {
   const requestId = requestIdOf(request);
   let key: Promise<AuthenticatedKey> | undefined;
   let domain: Promise<DomainContext> | undefined;
+  // The key as presented, and its hash, worked out once for the call.
+  const presented = request.headers.get("x-api-key");
+  let presentedHash: string | null | undefined;
+  const hashOfPresented = () => (presentedHash ??= presented && presented.length <= 200 ? hashApiKey(presented.trim()) : null);
   const authenticated = () =>
-    (key ??= authenticate(request.headers.get("x-api-key")).then(async (found) => {
+    (key ??= authenticate(presented, hashOfPresented() ?? undefined).then(async (found) => {
       await recordKeyUse(found, new Date());
       return found;
     }));
@@ -89,8 +94,7 @@ export function requestContext(request: Request): RequestContext {
     requestId,
     key: authenticated,
     meter: () => {
-      const presented = request.headers.get("x-api-key");
-      const keyHash = presented ? hashApiKey(presented.trim()) : null;
+      const keyHash = hashOfPresented();
       const known = keyHash ? meterOfKey.get(keyHash) : undefined;
       if (known && isSpent(known)) return Promise.resolve(known);
       return authenticated().then(
@@ -103,12 +107,18 @@ export function requestContext(request: Request): RequestContext {
       );
     },
     domain: () =>
-      (domain ??= authenticated().then(({ actor }) => ({
-        actor,
-        requestId,
-        logger: logger.child({ requestId, keyPrefix: actor.keyPrefix }),
-        now: () => new Date(),
-      }))),
+      (domain ??= authenticated().then(({ actor }) => {
+        let callLogger: Logger | undefined;
+        return {
+          actor,
+          requestId,
+          // Made on first use: most calls log nothing of their own.
+          get logger() {
+            return (callLogger ??= logger.child({ requestId, keyPrefix: actor.keyPrefix }));
+          },
+          now: () => new Date(),
+        };
+      })),
   };
   contexts.set(request, context);
   return context;

@@ -8,9 +8,11 @@ import { DockerfileParser } from "dockerfile-ast";
 import { validate as lintDockerfile } from "dockerfile-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { API_NODE_FLAGS } from "../../src/start/entrypoints.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const read = (file: string) => readFileSync(join(root, file), "utf8");
+
 const packageJson = JSON.parse(read("package.json")) as { dependencies: Record<string, string> };
 
 type Service = {
@@ -47,7 +49,10 @@ const validateCompose = new Ajv2019({ strict: false, allErrors: true, validateFo
 /** The source file that `node dist/<path>.js` runs, given tsconfig.build.json's outDir `dist` and rootDir `.`. */
 const sourceOf = (command: string[]) => {
   expect(command[0]).toBe("node");
-  return command[1]!.replace(/^dist\//, "").replace(/\.js$/, ".ts");
+  return command
+    .find((arg, i) => i > 0 && !arg.startsWith("--"))!
+    .replace(/^dist\//, "")
+    .replace(/\.js$/, ".ts");
 };
 
 describe("compose.yaml", () => {
@@ -159,15 +164,19 @@ describe("Dockerfile", () => {
     const cmd = JSON.parse(args("CMD")[0]!) as string[];
     const source = sourceOf(cmd);
     expect([source, existsSync(join(root, source))]).toEqual(["src/server.ts", true]);
+    // With the heap flags npm start gives the API.
+    expect(cmd.slice(1, -1)).toEqual(API_NODE_FLAGS);
     expect(args("HEALTHCHECK")[0]).toContain("/ready");
   });
 
   it("copies into the image what the migration reads at run time", () => {
     const copies = args("COPY").join("\n");
-    for (const needed of ["dist", "node_modules", "prisma.config.ts", "prisma", "package.json"]) expect(copies).toContain(needed);
-    // Prisma loads prisma.config.ts from sources, with the files it imports.
-    for (const [, imported] of read("prisma.config.ts").matchAll(/from "\.\/([^"]+)\.js"/g))
-      expect(copies).toContain(`${imported}.ts`);
+    for (const needed of ["dist", "node_modules", "prisma", "package.json"]) expect(copies).toContain(needed);
+    // The migration step's CLI loads its configuration from sources, with the files and packages it imports.
+    const config = read("prisma/migrate/prisma.config.ts");
+    for (const [, imported] of config.matchAll(/from "(?:\.\.\/)+([^"]+)\.js"/g)) expect(copies).toContain(`${imported}.ts`);
+    for (const [, name] of config.matchAll(/from "([^".][^"]*?)(?:\/config)?"/g))
+      expect(packageJson.dependencies).toHaveProperty([name!]);
     expect(readdirSync(join(root, "prisma/migrations")).length).toBeGreaterThan(0);
   });
 

@@ -125,6 +125,31 @@ describe("the documentation", () => {
     expect(missing).toEqual([]);
   });
 
+  it("explains in the architecture each package package.json overrides, and no other", () => {
+    const names = (overrides: Record<string, unknown>): string[] =>
+      Object.entries(overrides).flatMap(([name, value]) => [
+        ...(name === "." ? [] : [name.replace(/(.)@.*$/, "$1")]),
+        ...(typeof value === "object" && value ? names(value as Record<string, unknown>) : []),
+      ]);
+    const overridden = new Set(names(JSON.parse(readFileSync(join(root, "package.json"), "utf8")).overrides ?? {}));
+    const tokens = tokensOf("docs/architecture.md");
+    const start = tokens.findIndex((t) => t.type === "heading" && (t as Tokens.Heading).text === "Overrides in package.json");
+    expect(start, "docs/architecture.md has the section").toBeGreaterThan(-1);
+    const depth = (tokens[start] as Tokens.Heading).depth;
+    const end = tokens.findIndex((t, i) => i > start && t.type === "heading" && (t as Tokens.Heading).depth <= depth);
+    // Each item of the section's lists starts with the name of the package it explains, in code.
+    const explained = tokens
+      .slice(start + 1, end === -1 ? undefined : end)
+      .flatMap((t) => (t.type === "list" ? (t as Tokens.List).items : []))
+      .map((item) => {
+        const first = (item.tokens[0] as Tokens.Text | undefined)?.tokens?.[0];
+        return first?.type === "codespan" ? (first as Tokens.Codespan).text : `(an item without a name first: ${item.text})`;
+      });
+    expect(explained.sort(), "the list in docs/architecture.md against the overrides in package.json").toEqual(
+      [...overridden].sort(),
+    );
+  });
+
   it("never points readers at the team's private notes", () => {
     for (const file of documents)
       expect([file, readFileSync(join(root, file), "utf8").includes("../shared")]).toEqual([file, false]);

@@ -13,7 +13,7 @@ describe("audit trail", () => {
   it("records create → pay → refund → refund with actor, correlation id and outcome, and nothing for failures", async () => {
     const { merchant, request } = await buildRequest({ amount: 1000 });
     const paid = await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
-    const purchaseId = paid.transactions[0]!.id;
+    const purchaseId = paid.purchase!.id;
     await refundTransaction(merchant.ctx, { transactionId: purchaseId, amount: 300, externalReference: "a" });
     await refundTransaction(merchant.ctx, { transactionId: purchaseId, amount: 200, externalReference: "b" });
     await expectCode(

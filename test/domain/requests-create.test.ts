@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createClient } from "../../src/domain/clients/create.js";
 import { createRequest } from "../../src/domain/requests/create.js";
+import { getRequest } from "../../src/domain/requests/info.js";
 import { expectCode } from "../expect-error.js";
 import { buildMerchant, operator, payer } from "../factories.js";
 
@@ -29,6 +30,8 @@ describe("requests.create", () => {
       ["test.uplink", 300n, 4],
       ["sandbox.nzd.wallet", 300n, 4],
     ]);
+    // What the create answers (built from what it wrote) is the request as it then reads.
+    expect(request).toEqual(await getRequest(merchant.ctx, { requestId: request.id }));
   });
 
   it("honours paymentExpirySeconds", async () => {

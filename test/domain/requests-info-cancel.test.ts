@@ -77,7 +77,9 @@ describe("requests.cancel", () => {
     const { merchant, request } = await buildRequest();
     const cancelled = await cancelRequest(merchant.ctx, { requestId: request.id });
     expect(cancelled.status).toBe("CANCELLED");
-    expect(cancelled.transactions).toHaveLength(0);
+    expect(cancelled.purchase).toBeNull();
+    // What the cancel answers is the request as it now reads.
+    expect(cancelled).toEqual(await getRequest(merchant.ctx, { requestId: request.id }));
   });
 
   it("answers REQUEST_CANCELLED, REQUEST_PAID and REQUEST_EXPIRED for closed requests", async () => {

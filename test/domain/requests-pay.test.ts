@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { cancelRequest } from "../../src/domain/requests/cancel.js";
+import { expireOverdueRequests } from "../../src/domain/requests/expire.js";
+import { getRequest } from "../../src/domain/requests/info.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { expectCode } from "../expect-error.js";
 import { buildMerchant, buildRequest, buildWallet, contextFor, outboxFor, payer, walletBalance } from "../factories.js";
@@ -12,7 +14,9 @@ describe("requests.pay", () => {
 
     expect(paid.status).toBe("PAID");
     expect(paid.updatedAt.getTime()).toBeGreaterThanOrEqual(request.updatedAt.getTime());
-    const [purchase] = paid.transactions;
+    const purchase = paid.purchase;
+    // What the pay answers is the request as it now reads (it is built from what the pay wrote).
+    expect(paid).toEqual(await getRequest(payer, { requestId: request.id }));
     expect(purchase).toMatchObject({
       type: "PURCHASE",
       state: "COMPLETED",
@@ -122,7 +126,7 @@ describe("requests.pay", () => {
     const paid = await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
     const [event, ...rest] = await outboxFor(request.id);
     expect(rest).toHaveLength(0);
-    expect(event).toMatchObject({ url: "https://shop.example/hook", state: "PENDING", transactionId: paid.transactions[0]!.id });
+    expect(event).toMatchObject({ url: "https://shop.example/hook", state: "PENDING", transactionId: paid.purchase!.id });
     expect(event!.payload).toMatchObject({
       transactionType: "PURCHASE",
       state: "completed",
@@ -138,8 +142,8 @@ describe("requests.pay", () => {
     expect(await outboxFor(request.id)).toHaveLength(0);
   });
 
-  it("gives exactly one purchase when 20 payers pay one request at once", async () => {
-    const wallets = await Promise.all(Array.from({ length: 20 }, () => buildWallet(5000)));
+  it("gives exactly one purchase when 50 payers pay one request at once", async () => {
+    const wallets = await Promise.all(Array.from({ length: 50 }, () => buildWallet(5000)));
     const { request } = await buildRequest({ amount: 1000, notifyUrl: "https://shop.example/hook" });
 
     const results = await Promise.allSettled(
@@ -154,8 +158,44 @@ describe("requests.pay", () => {
     }
     expect(await db.transaction.count({ where: { requestId: request.id, type: "PURCHASE" } })).toBe(1);
     const balances = await Promise.all(wallets.map((w) => walletBalance(w.walletId)));
-    expect(balances.reduce((sum, b) => sum + b, 0n)).toBe(20n * 5000n - 1000n);
+    expect(balances.reduce((sum, b) => sum + b, 0n)).toBe(50n * 5000n - 1000n);
     expect(await outboxFor(request.id)).toHaveLength(1);
+  });
+
+  it("settles a pay racing a cancel and the expiry sweep one way: paid, cancelled or expired, never two", async () => {
+    for (let round = 0; round < 12; round++) {
+      const merchant = await buildMerchant();
+      const created = new Date(Date.now() - 1_500);
+      const { request } = await buildRequest({ merchant, amount: 700, paymentExpirySeconds: 1 });
+      // Pays and the cancel see the request still open; the sweep sees it overdue.
+      await db.paymentRequest.update({
+        where: { id: request.id },
+        data: { createdAt: created, expiresAt: new Date(created.getTime() + 2_000) },
+      });
+      const open = new Date(created.getTime() + 1_000);
+      const results = await Promise.allSettled([
+        ...Array.from({ length: 5 }, () =>
+          payRequest(contextFor(payer.actor, open), { requestId: request.id, authorization: "x", ledger: "test.uplink" }),
+        ),
+        cancelRequest(merchant.at(open), { requestId: request.id }),
+        expireOverdueRequests(new Date(created.getTime() + 3_000), { merchantId: merchant.merchantId }),
+      ]);
+      const stored = await db.paymentRequest.findUniqueOrThrow({ where: { id: request.id } });
+      const purchases = await db.transaction.count({ where: { requestId: request.id } });
+      const trail = await db.activity.findMany({ where: { requestId: request.id, action: { not: "request.created" } } });
+      const paid = results.slice(0, 5).filter((r) => r.status === "fulfilled").length;
+      const cancelled = results[5]!.status === "fulfilled";
+      const expiredCount = results[6]!.status === "fulfilled" ? (results[6] as PromiseFulfilledResult<number>).value : 0;
+      expect({ paid, cancelled: cancelled ? 1 : 0, expired: expiredCount }).toEqual({
+        paid: stored.status === "PAID" ? 1 : 0,
+        cancelled: stored.status === "CANCELLED" ? 1 : 0,
+        expired: stored.status === "EXPIRED" ? 1 : 0,
+      });
+      expect(purchases).toBe(stored.status === "PAID" ? 1 : 0);
+      expect(trail.map((a) => a.action)).toEqual([`request.${stored.status.toLowerCase()}`]);
+      for (const failure of results.filter((r) => r.status === "rejected"))
+        expect((failure as PromiseRejectedResult).reason.code).toBe(`REQUEST_${stored.status}`);
+    }
   });
 
   it("never overdraws a wallet paying many requests at once", async () => {

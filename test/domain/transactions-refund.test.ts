@@ -18,7 +18,7 @@ async function buildPurchase(options: { amount?: number; walletId?: string; noti
     authorization: options.walletId ?? "x",
     ledger: options.walletId ? "sandbox.nzd.wallet" : "test.uplink",
   });
-  return { merchant, request: paid, purchase: paid.transactions[0]! };
+  return { merchant, request: paid, purchase: paid.purchase! };
 }
 
 describe("transactions.refund", () => {

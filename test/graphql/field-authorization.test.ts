@@ -61,7 +61,7 @@ beforeAll(async () => {
     externalReference: "ord-1",
   });
   const paid = await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
-  await refundTransaction(merchant.ctx, { transactionId: paid.transactions[0]!.id, amount: 100, externalReference: "r-1" });
+  await refundTransaction(merchant.ctx, { transactionId: paid.purchase!.id, amount: 100, externalReference: "r-1" });
   requestId = request.id;
 });
 

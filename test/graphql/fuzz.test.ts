@@ -38,7 +38,7 @@ beforeAll(async () => {
   const { merchant: m, request } = await buildRequest();
   const paid = await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
   merchant = m;
-  known = [m.merchantId, request.id, request.requestCode, paid.transactions[0]!.id, "NZD", "2026-01-01T00:00:00.000Z"];
+  known = [m.merchantId, request.id, request.requestCode, paid.purchase!.id, "NZD", "2026-01-01T00:00:00.000Z"];
 });
 
 const value = () =>

@@ -64,7 +64,7 @@ beforeAll(async () => {
     m.merchantId,
     open.request.id,
     open.request.requestCode,
-    paid.transactions[0]!.id,
+    paid.purchase!.id,
     wallet.walletId,
     "test.uplink",
     "sandbox.nzd.wallet",

@@ -1,6 +1,7 @@
-import { execFileSync } from "node:child_process";
 import { rm } from "node:fs/promises";
+import { resolve } from "node:path";
 import { createDatabase, dropDatabase, dropDatabasesStartingWith } from "../../prisma/create-database.js";
+import { applyMigrations } from "../../src/start/migrations.js";
 import { testDatabases, testEnv } from "../../vitest.config.js";
 
 const templateName = decodeURIComponent(new URL(testDatabases.templateUrl).pathname.slice(1));
@@ -12,10 +13,7 @@ const templateName = decodeURIComponent(new URL(testDatabases.templateUrl).pathn
  */
 async function prepare(): Promise<void> {
   await createDatabase(testDatabases.templateUrl, { recreate: true });
-  execFileSync("npx", ["prisma", "migrate", "deploy"], {
-    env: { ...process.env, DATABASE_URL: testDatabases.templateUrl },
-    stdio: "pipe",
-  });
+  await applyMigrations(resolve(import.meta.dirname, "../.."), { DATABASE_URL: testDatabases.templateUrl });
   await createDatabase(testEnv.DATABASE_URL, { recreate: true, template: templateName });
 }
 

@@ -76,10 +76,10 @@ describe("npm run db:deploy and Prisma's own commands", () => {
     expect(stdout).toContain(`the database "${database.name}" at 127.0.0.1:5432 is at the latest migration`);
   });
 
-  it("prisma migrate status reads the database .env names", async () => {
+  it("db:status (Prisma's migrate status) reads the database .env names", async () => {
     const { database, project } = await setUp();
     const result = await new Promise<string>((done) => {
-      const child = spawn("npx", ["prisma", "migrate", "status"], { cwd: project.dir, env: project.env });
+      const child = spawn("npm", ["run", "db:status"], { cwd: project.dir, env: project.env });
       let output = "";
       child.stdout.on("data", (chunk: Buffer) => (output += chunk));
       child.stderr.on("data", (chunk: Buffer) => (output += chunk));

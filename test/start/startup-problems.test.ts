@@ -16,9 +16,10 @@ import { testDatabases } from "../../vitest.config.js";
 
 const run = promisify(execFile);
 
+/** Runs what `npm start` runs once its dependencies are installed. */
 async function start(env: Record<string, string>) {
   try {
-    await run(process.execPath, ["--import", "tsx", "src/start/main.ts"], {
+    await run(process.execPath, ["scripts/start.js"], {
       env: { ...process.env, PORT: "0", METRICS_PORT: "0", ...env },
       timeout: 30_000,
     });

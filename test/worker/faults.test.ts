@@ -26,7 +26,7 @@ async function loseQueues(prefix: string) {
 
 async function paidPurchase(notifyUrl: string) {
   const { request } = await buildRequest({ notifyUrl });
-  return (await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" })).transactions[0]!;
+  return (await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" })).purchase!;
 }
 
 describe("webhook delivery under faults", () => {

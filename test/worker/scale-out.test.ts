@@ -44,8 +44,7 @@ describe("two worker processes on one database and Redis", () => {
       // One real purchase, then 500 refunds of it whose events are written at once, as a busy
       // API would leave them: every event its own transaction and jti.
       const { request } = await buildRequest({ notifyUrl: receiver.url });
-      const purchase = (await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" }))
-        .transactions[0]!;
+      const purchase = (await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" })).purchase!;
       await pool.query(
         `WITH refunds AS (
            INSERT INTO "transaction" (id, type, request_id, merchant_id, ledger_id, amount, auth_code, response_code,

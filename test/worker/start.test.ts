@@ -14,18 +14,35 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { rotateSigningKey } from "../../src/domain/webhooks/key-files.js";
 import { currentSigningKid } from "../../src/domain/webhooks/signing-keys.js";
+import { API_NODE_FLAGS } from "../../src/start/entrypoints.js";
 import { testDatabases } from "../../vitest.config.js";
 import { fileEnv, startReceiver, until, verifyNotification } from "./harness.js";
 
 const run = promisify(execFile);
 
+interface Process {
+  pid: number;
+  /** Its parent's pid. */
+  parent: number;
+  command: string;
+  args: string[];
+  /** NODE_OPTIONS in its environment. */
+  nodeOptions: string;
+}
+
 /** Every process whose environment carries `mark`: what a group started with it left running. */
-function processesMarked(mark: string): { pid: number; command: string }[] {
+function processesMarked(mark: string): Process[] {
   const found = [];
   for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
     try {
-      if (!readFileSync(`/proc/${pid}/environ`, "latin1").includes(mark)) continue;
-      found.push({ pid: Number(pid), command: readFileSync(`/proc/${pid}/cmdline`, "latin1").replaceAll("\0", " ") });
+      const environ = readFileSync(`/proc/${pid}/environ`, "latin1").split("\0");
+      if (!environ.includes(mark)) continue;
+      const args = readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0").slice(0, -1);
+      // The fields after the command's name, which is in parentheses: state, then the parent's pid.
+      const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const nodeOptions = environ.find((entry) => entry.startsWith("NODE_OPTIONS="))?.slice("NODE_OPTIONS=".length) ?? "";
+      found.push({ pid: Number(pid), parent, command: args.join(" "), args, nodeOptions });
     } catch {
       // gone meanwhile, or not ours to read
     }
@@ -108,11 +125,24 @@ describe("npm start", () => {
     expect(info.status).toBe(200);
 
     // The API and the worker run as the sources transpiled for this start, in a folder of its own.
-    const running = group.processes().map((p) => p.command);
+    const processes = group.processes();
+    const running = processes.map((p) => p.command);
     const api = running.find((command) => /\.data\/run\/[^/ ]+\/src\/server\.js/.test(command));
     expect(api, running.join("\n")).toBeDefined();
     const runFolder = /(\S*\.data\/run\/[^/ ]+)\//.exec(api!)![1]!;
     expect(running.some((command) => command.includes(`${runFolder}/worker/index.js`))).toBe(true);
+
+    // The supervisor, which runs as long as they do, is plain Node: no TypeScript loader on its
+    // command line or in NODE_OPTIONS, and no process of its own but the API and the worker (tsx's
+    // loader, like a transpiler left running, would show as an esbuild service beside them).
+    const supervisor = processes.find((p) => p.args.includes("--demo") && p.args[0] !== "npm");
+    expect(supervisor?.args, running.join("\n")).toEqual(["node", "scripts/start.js", "--demo"]);
+    expect(supervisor!.nodeOptions).not.toMatch(/tsx|--import|--loader|--require|-r\b/);
+    const children = processes.filter((p) => p.parent === supervisor!.pid).map((p) => p.args.slice(1).join(" "));
+    expect(children.sort(), running.join("\n")).toEqual([
+      `--enable-source-maps ${API_NODE_FLAGS.join(" ")} ${runFolder}/src/server.js`,
+      `--enable-source-maps ${runFolder}/worker/index.js`,
+    ]);
     expect(await group.stop("SIGTERM")).toBe(0);
     expect(group.processes()).toEqual([]);
     expect(existsSync(runFolder), "the transpiled folder is removed when the group stops").toBe(false);

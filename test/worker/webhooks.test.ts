@@ -12,7 +12,7 @@ import { eventOf, fileEnv, startReceiver, until, verifyNotification, withWorker,
 async function paidRequest(notifyUrl: string, amount = 1200) {
   const { merchant, request } = await buildRequest({ amount, notifyUrl, externalReference: `ord-${Math.random()}` });
   const paid = await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
-  return { merchant, request: paid, purchase: paid.transactions[0]! };
+  return { merchant, request: paid, purchase: paid.purchase! };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Tx } from "../../db.js";
+import { StatementParams, type Tx } from "../../db.js";
 import type { Actor, DomainContext } from "../context.js";
 
 export type ActivityAction =
@@ -10,37 +10,51 @@ export type ActivityAction =
   | "key.created"
   | "key.revoked";
 
+export interface NewActivity {
+  action: ActivityAction;
+  merchantId?: string | null;
+  requestId?: string;
+  transactionId?: string;
+  outcome: string;
+}
+
+/** What a write statement needs of the call that makes it. */
+export type WriteContext = Pick<DomainContext, "actor" | "requestId" | "now" | "idempotencyClaim">;
+
 /** How an actor is named in the audit trail: the key prefix, `operator` or `system`. */
 export function actorName(actor: Actor): string {
   return actor.kind === "operator" ? "operator" : actor.keyPrefix;
 }
 
 /**
- * Appends one activity, in the caller's transaction so it exists exactly when the change does.
- * Only changes that happened are recorded; a failed call changes nothing, the trail included.
- * A change made under an idempotency key also notes, on the key's claim, the entity it produced
- * (the refund for a refund, else the request), so a retry after a crash finds it.
+ * The parts of a write statement (its CTEs) that append one activity, so it exists exactly when the
+ * change does. Only changes that happened are recorded: with `when`, the name of an earlier CTE, the
+ * activity is written only if that CTE returned a row. A change made under an idempotency key also
+ * notes, on the key's claim, the entity it produced (the refund for a refund, else the request), so
+ * a retry after a crash finds it.
  */
-export async function recordActivity(
-  tx: Tx,
-  ctx: DomainContext,
-  activity: { action: ActivityAction; merchantId?: string | null; requestId?: string; transactionId?: string; outcome: string },
-): Promise<void> {
-  await tx.activity.create({
-    data: {
-      action: activity.action,
-      actor: actorName(ctx.actor),
-      correlationId: ctx.requestId,
-      merchantId: activity.merchantId ?? null,
-      requestId: activity.requestId ?? null,
-      transactionId: activity.transactionId ?? null,
-      outcome: activity.outcome,
-      createdAt: ctx.now(),
-    },
-  });
+export function activityParts(p: StatementParams, ctx: WriteContext, activity: NewActivity, when?: string): string[] {
+  const gate = when ? ` FROM ${when}` : "";
+  const parts = [
+    `activity AS (
+       INSERT INTO activity (id, merchant_id, request_id, transaction_id, action, actor, correlation_id, outcome, created_at)
+       SELECT gen_random_uuid(), ${p.add(activity.merchantId ?? null)}::uuid, ${p.add(activity.requestId ?? null)}::uuid,
+              ${p.add(activity.transactionId ?? null)}::uuid, ${p.add(activity.action)}::text, ${p.add(actorName(ctx.actor))}::text,
+              ${p.add(ctx.requestId)}::text, ${p.add(activity.outcome)}::text, ${p.add(ctx.now())}::timestamp(3)${gate})`,
+  ];
   const entityId = activity.action === "transaction.refunded" ? activity.transactionId : activity.requestId;
   if (ctx.idempotencyClaim && entityId) {
     const { scope, key } = ctx.idempotencyClaim;
-    await tx.$executeRaw`UPDATE idempotency_key SET entity_id = ${entityId}::uuid WHERE api_key_prefix = ${scope} AND key = ${key}`;
+    parts.push(
+      `claim AS (UPDATE idempotency_key SET entity_id = ${p.add(entityId)}::uuid
+                 WHERE api_key_prefix = ${p.add(scope)} AND key = ${p.add(key)}${when ? ` AND EXISTS (SELECT 1 FROM ${when})` : ""})`,
+    );
   }
+  return parts;
+}
+
+/** Appends one activity in the caller's Prisma transaction (key changes; see activityParts). */
+export async function recordActivity(tx: Tx, ctx: DomainContext, activity: NewActivity): Promise<void> {
+  const p = new StatementParams();
+  await tx.$executeRawUnsafe(`WITH ${activityParts(p, ctx, activity).join(",\n")} SELECT 1`, ...p.values);
 }

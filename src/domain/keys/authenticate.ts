@@ -1,4 +1,4 @@
-import { pool, toUtcText } from "../../db.js";
+import { pool, prepared, toUtcText } from "../../db.js";
 import type { ApiKey } from "../../generated/prisma/client.js";
 import type { Actor } from "../context.js";
 import { UnauthenticatedError } from "../errors.js";
@@ -16,15 +16,20 @@ export interface AuthenticatedKey {
 
 type ApiKeyRow = Pick<ApiKey, "id" | "prefix" | "kind" | "merchantId" | "revokedAt" | "lastUsedAt" | "rateLimitPerMinute">;
 
-/** Resolves an X-Api-Key header to the key and the actor it speaks for, or throws KEY_NOT_AUTHORIZED. */
-export async function authenticate(key: string | null | undefined): Promise<AuthenticatedKey> {
+/**
+ * Resolves an X-Api-Key header to the key and the actor it speaks for, or throws KEY_NOT_AUTHORIZED.
+ * `hash` is the key's hash (hashApiKey), when the caller has it already.
+ */
+export async function authenticate(key: string | null | undefined, hash?: string): Promise<AuthenticatedKey> {
   if (!key || key.length > 200) throw new UnauthenticatedError();
   // Every call starts here, so it reads with plain SQL (see docs/architecture.md).
   const { rows } = await pool.query<ApiKeyRow>(
-    `SELECT id, prefix, kind, merchant_id AS "merchantId", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt",
+    prepared(
+      `SELECT id, prefix, kind, merchant_id AS "merchantId", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt",
             rate_limit_per_minute AS "rateLimitPerMinute"
      FROM api_key WHERE hash = $1`,
-    [hashApiKey(key.trim())],
+      [hash ?? hashApiKey(key.trim())],
+    ),
   );
   const apiKey = rows[0];
   if (!apiKey || apiKey.revokedAt) throw new UnauthenticatedError();
@@ -45,5 +50,5 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 /** Records that a key was used, at most once a minute per key. */
 export async function recordKeyUse(key: AuthenticatedKey, now: Date): Promise<void> {
   if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() <= LAST_USED_RESOLUTION_MS) return;
-  await pool.query("UPDATE api_key SET last_used_at = $2 WHERE id = $1", [key.keyId, toUtcText(now)]);
+  await pool.query(prepared("UPDATE api_key SET last_used_at = $2 WHERE id = $1", [key.keyId, toUtcText(now)]));
 }

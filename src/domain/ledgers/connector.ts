@@ -1,5 +1,8 @@
-import type { Tx } from "../../db.js";
+import type { Sql } from "../../db.js";
 import type { Ledger, Transaction } from "../../generated/prisma/client.js";
+
+/** What a connector needs to know of its ledger. */
+export type LedgerRef = Pick<Ledger, "id" | "currency" | "connector">;
 
 /** What a ledger says when it accepts a transfer. */
 export interface LedgerApproval {
@@ -13,7 +16,7 @@ export interface LedgerApproval {
 }
 
 export interface AuthorizePayment {
-  ledger: Ledger;
+  ledger: LedgerRef;
   authorization: string;
   amount: bigint;
   asset: string;
@@ -21,18 +24,18 @@ export interface AuthorizePayment {
 }
 
 export interface ReturnPayment {
-  ledger: Ledger;
+  ledger: LedgerRef;
   purchase: Transaction;
   amount: bigint;
   now: Date;
 }
 
 /**
- * A ledger integration. Both calls run inside the caller's database transaction, which commits only
- * if the whole operation succeeds; a connector that talks to an outside ledger ignores `tx` and must
+ * A ledger integration. Both calls run inside the caller's database transaction (`sql`), which commits only
+ * if the whole operation succeeds; a connector that talks to an outside ledger ignores `sql` and must
  * make its own call idempotent. Refusals throw LedgerRefusedError, outages ExternalServiceError.
  */
 export interface LedgerConnector {
-  authorize(tx: Tx, payment: AuthorizePayment): Promise<LedgerApproval>;
-  refund(tx: Tx, refund: ReturnPayment): Promise<LedgerApproval>;
+  authorize(sql: Sql, payment: AuthorizePayment): Promise<LedgerApproval>;
+  refund(sql: Sql, refund: ReturnPayment): Promise<LedgerApproval>;
 }

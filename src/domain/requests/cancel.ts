@@ -1,36 +1,63 @@
-import { db } from "../../db.js";
+import { pool, prepared, StatementParams } from "../../db.js";
+import { activityParts } from "../audit/record.js";
 import { notFound, requireMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { parseInput } from "../validation.js";
-import { recordActivity } from "../audit/record.js";
-import { requestDetails, type RequestDetails } from "./details.js";
-import { cancelRequestInput, requestIdCodes, type CancelRequestInput } from "./schemas.js";
+import {
+  findRequestDetails,
+  REQUEST_DETAILS,
+  toRequestDetails,
+  type RequestDetails,
+  type RequestDetailsRow,
+} from "./aggregate.js";
 import { announceRequestChange } from "./changes.js";
+import { cancelRequestInput, requestIdCodes, type CancelRequestInput } from "./schemas.js";
 import { assertOpen } from "./status.js";
 
 /**
- * Cancels an open request of the calling merchant. The conditional update is the whole decision,
- * so a cancel racing a pay either wins or reports the state the pay left.
+ * Cancels an open request of the calling merchant, in one statement: the conditional update is the
+ * whole decision (so a cancel racing a pay either wins or reports the state the pay left), the
+ * activity is written only if it happened, and the request is read beside it.
  */
 export async function cancelRequest(ctx: DomainContext, input: CancelRequestInput): Promise<RequestDetails> {
   const { merchantId } = requireMerchant(ctx);
   const { requestId } = parseInput(cancelRequestInput, requestIdCodes, input);
   const now = ctx.now();
-  const cancelled = await db.$transaction(async (tx) => {
-    const result = await tx.paymentRequest.updateMany({
-      where: { id: requestId, merchantId, status: "NEW", expiresAt: { gt: now } },
-      data: { status: "CANCELLED", updatedAt: now },
-    });
-    if (result.count === 1)
-      await recordActivity(tx, ctx, { action: "request.cancelled", merchantId, requestId, outcome: "CANCELLED" });
-    return result;
-  });
-  const request = await db.paymentRequest.findFirst({ where: { id: requestId, merchantId }, include: requestDetails });
-  if (!request) throw notFound("REQUEST_NOT_FOUND");
-  if (cancelled.count === 0) {
-    assertOpen(request, now);
-    throw new Error(`request ${requestId} is open but was not cancelled`);
+  const { text, values } = cancelStatement(ctx, requestId, merchantId, now);
+  const { rows } = await pool.query<RequestDetailsRow & { cancelled: boolean }>(prepared(text, values));
+  const row = rows[0];
+  if (!row) throw notFound("REQUEST_NOT_FOUND");
+  // The read beside the update sees the request as the statement began.
+  const request = toRequestDetails(row);
+  if (row.cancelled) {
+    announceRequestChange({ merchantId, requestId, change: "CANCELLED" });
+    return { ...request, status: "CANCELLED", updatedAt: now };
   }
-  announceRequestChange({ merchantId, requestId, change: "CANCELLED" });
-  return request;
+  assertOpen(request, now);
+  // Open as the statement began, yet not cancelled: a pay (or the sweep) committed while the update
+  // waited for its lock. Read it again, as that left it.
+  const current = await findRequestDetails({ requestId, merchantId });
+  if (!current) throw notFound("REQUEST_NOT_FOUND");
+  assertOpen(current, now);
+  throw new Error(`request ${requestId} is open but was not cancelled`);
+}
+
+function cancelStatement(ctx: DomainContext, requestId: string, merchantId: string, now: Date) {
+  const p = new StatementParams();
+  const id = p.add(requestId);
+  const merchant = p.add(merchantId);
+  const at = p.add(now);
+  const parts = [
+    `cancelled AS (
+       UPDATE payment_request SET status = 'CANCELLED', updated_at = ${at}::timestamp(3)
+       WHERE id = ${id}::uuid AND merchant_id = ${merchant}::uuid AND status = 'NEW' AND expires_at > ${at}::timestamp(3)
+       RETURNING id)`,
+    ...activityParts(p, ctx, { action: "request.cancelled", merchantId, requestId, outcome: "CANCELLED" }, "cancelled"),
+  ];
+  return {
+    text: `WITH ${parts.join(",\n")}
+           SELECT ${REQUEST_DETAILS}, EXISTS (SELECT 1 FROM cancelled) AS cancelled
+           FROM payment_request r WHERE r.id = ${id}::uuid AND r.merchant_id = ${merchant}::uuid`,
+    values: p.values,
+  };
 }

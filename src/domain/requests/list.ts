@@ -5,6 +5,7 @@ import type { DomainContext } from "../context.js";
 import { ValidationError } from "../errors.js";
 import { z } from "zod";
 import { id, parseInput } from "../validation.js";
+import { findRequestDetailsByIds, type RequestDetails } from "./aggregate.js";
 
 /**
  * A page starts only at one of the merchant's own rows of the list it pages: a cursor of another
@@ -64,20 +65,22 @@ function statusWhere(statuses: RequestStatus[], now: Date): Prisma.PaymentReques
 
 /**
  * The calling merchant's payment requests, newest first, filtered; `page` carries a connection's
- * cursor, take and skip (and a resolver's include) and is spread into the query.
+ * cursor, take and skip. Prisma finds the page's ids (the filters are its `where`); the requests are
+ * then read as every request is (aggregate.ts), in one statement.
  */
 export async function listRequests(
   ctx: DomainContext,
   given: RequestFilter,
-  page: Omit<Prisma.PaymentRequestFindManyArgs, "where" | "orderBy"> = {},
-) {
+  { take, skip, cursor }: Pick<Prisma.PaymentRequestFindManyArgs, "take" | "skip" | "cursor"> = {},
+): Promise<RequestDetails[]> {
   const { merchantId } = requireMerchant(ctx);
   // A clientId of any format that names nothing matches nothing; text with U+0000 is refused.
   const filter = { ...given, ...parseInput(requestFilterText, {}, { ...given, status: undefined }) };
-  const start = startingAt(page);
+  const start = startingAt({ take, skip, cursor });
   const [rows, cursorRow] = await Promise.all([
     db.paymentRequest.findMany({
       ...start.page,
+      select: { id: true },
       where: {
         merchantId,
         ...start.notCursor,
@@ -92,7 +95,7 @@ export async function listRequests(
     start.cursorId === null || db.paymentRequest.findFirst({ where: { id: start.cursorId, merchantId }, select: { id: true } }),
   ]);
   if (!cursorRow) throw notThisList();
-  return rows;
+  return findRequestDetailsByIds(rows.map((row) => row.id));
 }
 
 export interface TransactionFilter {

@@ -1,92 +1,112 @@
-import { db, type Tx } from "../../db.js";
+import { inTransaction, prepared, type Sql } from "../../db.js";
+import type { ConnectorKind, PaymentOption, Transaction } from "../../generated/prisma/client.js";
+import type { WriteContext } from "../audit/record.js";
 import { merchantScope, notFound, requireMerchantOrPayer } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { ValidationError } from "../errors.js";
+import type { LedgerApproval } from "../ledgers/connector.js";
 import { connectorFor } from "../ledgers/connectors/index.js";
-import { receiptFor } from "../transactions/receipt.js";
+
+import { completedTransaction, transactionWrite } from "../transactions/completed.js";
 import { parseInput } from "../validation.js";
-import { recordWebhookEvent } from "../webhooks/record.js";
-import { recordActivity } from "../audit/record.js";
-import { requestDetails, type RequestDetails } from "./details.js";
-import { payRequestCodes, payRequestInput, type PayRequestInput } from "./schemas.js";
+import { REQUEST_DETAILS, toRequestDetails, type RequestDetails, type RequestDetailsRow } from "./aggregate.js";
 import { announceRequestChange } from "./changes.js";
+import { payRequestCodes, payRequestInput, type PayRequestInput } from "./schemas.js";
 import { assertOpen } from "./status.js";
 
 /**
- * Pays a request with an authorization at one of its ledgers. The request row is locked for the
- * whole transaction, so of any number of concurrent pays exactly one succeeds and the rest see
- * REQUEST_PAID; a refusal by the ledger rolls everything back.
+ * Pays a request with an authorization at one of its ledgers, in one database transaction of
+ * three statements on the way to COMMIT (plus the ledger's own, for a sandbox wallet): lock and read
+ * the request, ask the ledger, write. The request's row lock is held until commit, so of any
+ * number of concurrent pays exactly one succeeds and the rest see REQUEST_PAID; a refusal (ours or
+ * the ledger's) rolls everything back.
  */
 export async function payRequest(ctx: DomainContext, input: PayRequestInput): Promise<RequestDetails> {
   requireMerchantOrPayer(ctx);
   const params = parseInput(payRequestInput, payRequestCodes, input);
-  const ledger = await db.ledger.findUnique({ where: { id: params.ledger } });
-  if (!ledger) throw new ValidationError("INVALID_LEDGER", "No such ledger.");
+  const scope = merchantScope(ctx);
+  const paid = await inTransaction(async (sql) => {
+    const { request, ledger } = await lockForPayment(sql, params.requestId, params.ledger);
+    if (!ledger) throw new ValidationError("INVALID_LEDGER", "No such ledger.");
+    if (!request || (scope.merchantId && scope.merchantId !== request.merchantId)) throw notFound("REQUEST_NOT_FOUND");
+    const now = ctx.now();
+    assertOpen(request, now);
+    const option = request.options.find((candidate) => candidate.ledgerId === ledger.id);
+    if (!option || !ledger.enabled) {
+      throw new ValidationError("LEDGER_NOT_ENABLED", `The request cannot be paid at ${ledger.id}.`);
+    }
 
-  const paid = await db.$transaction(
-    async (tx) => {
-      const request = await lockRequest(tx, params.requestId);
-      const scope = merchantScope(ctx);
-      if (!request || (scope.merchantId && scope.merchantId !== request.merchantId)) throw notFound("REQUEST_NOT_FOUND");
-      const now = ctx.now();
-      assertOpen(request, now);
-      const option = request.options.find((candidate) => candidate.ledgerId === ledger.id);
-      if (!option || !ledger.enabled) {
-        throw new ValidationError("LEDGER_NOT_ENABLED", `The request cannot be paid at ${ledger.id}.`);
-      }
-
-      const approval = await connectorFor(ledger.connector).authorize(tx, {
-        ledger,
-        authorization: params.authorization,
-        amount: option.amount,
-        asset: request.asset,
-        now,
-      });
-      const purchase = await tx.transaction.create({
-        data: {
-          type: "PURCHASE",
-          requestId: request.id,
-          merchantId: request.merchantId,
-          ledgerId: ledger.id,
-          amount: option.amount,
-          account: option.account ?? "",
-          ...approval,
-          receipt: receiptFor({
-            kind: "PURCHASE",
-            amount: option.amount,
-            asset: request.asset,
-            ledgerId: ledger.id,
-            authCode: approval.authCode,
-            at: now,
-          }),
-          createdAt: now,
-          updatedAt: now,
-        },
-      });
-      const paid = await tx.paymentRequest.update({
-        where: { id: request.id },
-        data: { status: "PAID", updatedAt: now },
-        include: requestDetails,
-      });
-      await recordWebhookEvent(tx, paid, purchase, ctx.requestId);
-      await recordActivity(tx, ctx, {
-        action: "request.paid",
-        merchantId: paid.merchantId,
-        requestId: paid.id,
-        transactionId: purchase.id,
-        outcome: `PAID ${purchase.amount} at ${purchase.ledgerId}`,
-      });
-      return paid;
-    },
-    { maxWait: 10_000, timeout: 15_000 },
-  );
+    const approval = await connectorFor(ledger.connector).authorize(sql, {
+      ledger,
+      authorization: params.authorization,
+      amount: option.amount,
+      asset: request.asset,
+      now,
+    });
+    const purchase = newPurchase(request, option, approval, now);
+    const paid: RequestDetails = { ...request, status: "PAID", updatedAt: now, purchase };
+    await recordPayment(sql, ctx, paid, purchase);
+    return paid;
+  });
   announceRequestChange({ merchantId: paid.merchantId, requestId: paid.id, change: "PAID" });
   return paid;
 }
 
-/** Takes the request's row lock (held until commit), then reads it as committed by any earlier payer. */
-async function lockRequest(tx: Tx, requestId: string) {
-  const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM payment_request WHERE id = ${requestId}::uuid FOR UPDATE`;
-  if (locked.length === 0) return null;
-  return tx.paymentRequest.findUnique({ where: { id: requestId }, include: { options: true } });
+export interface LedgerJson {
+  id: string;
+  currency: string | null;
+  connector: ConnectorKind;
+  enabled: boolean;
+}
+
+const LEDGER = (id: string) =>
+  `(SELECT json_build_object('id', l.id, 'currency', l.currency, 'connector', l.connector, 'enabled', l.enabled)
+    FROM ledger l WHERE l.id = ${id}) AS ledger`;
+
+/**
+ * Takes the request's row lock (held until commit) and reads it, as committed by any payer before
+ * us, with its options and the ledger asked for. When no request has that id, only the ledger.
+ */
+export const LOCK_FOR_PAYMENT = `SELECT ${REQUEST_DETAILS}, ${LEDGER("$2")} FROM payment_request r WHERE r.id = $1 FOR UPDATE OF r`;
+/** A row of LOCK_FOR_PAYMENT. */
+export type PaymentLockRow = RequestDetailsRow & { ledger: LedgerJson | null };
+const LEDGER_ALONE = `SELECT ${LEDGER("$1")}`;
+
+async function lockForPayment(sql: Sql, requestId: string, ledgerId: string) {
+  const { rows } = await sql.query<PaymentLockRow>(prepared(LOCK_FOR_PAYMENT, [requestId, ledgerId]));
+  const row = rows[0];
+  if (row) return { request: toRequestDetails(row), ledger: row.ledger };
+  const alone = await sql.query<{ ledger: LedgerJson | null }>(prepared(LEDGER_ALONE, [ledgerId]));
+  return { request: null, ledger: alone.rows[0]?.ledger ?? null };
+}
+
+/** The PURCHASE that pays `request` with `option`, as the ledger approved it. */
+export function newPurchase(request: RequestDetails, option: PaymentOption, approval: LedgerApproval, now: Date): Transaction {
+  const { id: requestId, merchantId } = request;
+  const fields = { requestId, merchantId, ledgerId: option.ledgerId, amount: option.amount, account: option.account ?? "" };
+  return completedTransaction(
+    { ...fields, type: "PURCHASE", purchaseId: null, externalReference: null },
+    request.asset,
+    approval,
+    now,
+  );
+}
+
+/** The purchase, the request's new status, the activity and the outbox row: one statement. */
+export function paymentWrite(ctx: WriteContext, paid: RequestDetails, purchase: Transaction) {
+  const activity = {
+    action: "request.paid" as const,
+    merchantId: paid.merchantId,
+    requestId: paid.id,
+    transactionId: purchase.id,
+    outcome: `PAID ${purchase.amount} at ${purchase.ledgerId}`,
+  };
+  return transactionWrite(ctx, paid, purchase, activity, (p) => [
+    `paid AS (UPDATE payment_request SET status = 'PAID', updated_at = ${p.add(paid.updatedAt)}::timestamp(3) WHERE id = ${p.add(paid.id)}::uuid)`,
+  ]);
+}
+
+async function recordPayment(sql: Sql, ctx: WriteContext, paid: RequestDetails, purchase: Transaction): Promise<void> {
+  const { text, values } = paymentWrite(ctx, paid, purchase);
+  await sql.query(prepared(text, values));
 }

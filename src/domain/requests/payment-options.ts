@@ -1,4 +1,4 @@
-import { pool } from "../../db.js";
+import { pool, prepared } from "../../db.js";
 import type { PaymentMethod } from "../../generated/prisma/client.js";
 import { ForbiddenError } from "../errors.js";
 
@@ -18,17 +18,21 @@ export interface NewPaymentOption {
  */
 export async function paymentOptionsFor(merchantId: string, clientId: string | undefined, asset: string, amount: bigint) {
   if (clientId) {
-    const { rowCount } = await pool.query("SELECT 1 FROM client WHERE id = $1 AND merchant_id = $2", [clientId, merchantId]);
+    const { rowCount } = await pool.query(
+      prepared("SELECT 1 FROM client WHERE id = $1 AND merchant_id = $2", [clientId, merchantId]),
+    );
     if (!rowCount) {
       throw new ForbiddenError("MERCHANT_CONFIGURATION_NOT_FOUND", "The clientId is not a configuration of this merchant.");
     }
   }
   const { rows: items } = await pool.query<{ ledgerId: string; account: string | null; methods: PaymentMethod[] }>(
-    `SELECT i.ledger_id AS "ledgerId", i.account, i.methods::text[] AS methods
+    prepared(
+      `SELECT i.ledger_id AS "ledgerId", i.account, i.methods::text[] AS methods
      FROM configuration_item i JOIN ledger l ON l.id = i.ledger_id
      WHERE i.merchant_id = $1 AND i.client_id IS NOT DISTINCT FROM $2 AND l.enabled AND i.currency = $3
      ORDER BY i.index`,
-    [merchantId, clientId ?? null, asset],
+      [merchantId, clientId ?? null, asset],
+    ),
   );
   const ledgers = new Set<string>();
   const options: NewPaymentOption[] = items

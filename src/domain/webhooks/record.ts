@@ -1,30 +1,26 @@
-import type { Tx } from "../../db.js";
+import type { StatementParams } from "../../db.js";
 import type { PaymentRequest, Transaction } from "../../generated/prisma/client.js";
 import { toNotificationTransaction } from "./events.js";
 import { WEBHOOK_CHANNEL } from "./outbox.js";
 
 /**
- * Writes the outbox row announcing a completed transaction, in the caller's database transaction,
- * when the request has a notifyUrl. The worker delivers it; the API never does.
+ * The parts of a write statement that put a completed transaction in the outbox, when the request has
+ * a notifyUrl: the event row (a CTE) and the statement's final SELECT, which wakes the worker with
+ * NOTIFY once the transaction commits (its periodic drain catches anything missed). The worker
+ * delivers it; the API never does. Without a notifyUrl: no part, and a final SELECT that does nothing.
  */
-export async function recordWebhookEvent(
-  tx: Tx,
-  request: PaymentRequest,
+export function outboxParts(
+  p: StatementParams,
+  request: Pick<PaymentRequest, "id" | "merchantId" | "externalReference" | "asset" | "amount" | "notifyUrl">,
   transaction: Transaction,
-  correlationId: string | null = null,
-): Promise<void> {
-  if (!request.notifyUrl) return;
-  const event = await tx.webhookEvent.create({
-    data: {
-      merchantId: request.merchantId,
-      requestId: request.id,
-      transactionId: transaction.id,
-      url: request.notifyUrl,
-      correlationId,
-      payload: toNotificationTransaction(transaction, request),
-    },
-    select: { id: true },
-  });
-  // Wakes the worker when the transaction commits; its periodic drain catches anything missed.
-  await tx.$executeRaw`SELECT pg_notify(${WEBHOOK_CHANNEL}, ${event.id})`;
+  correlationId: string | null,
+): { parts: string[]; last: string } {
+  if (!request.notifyUrl) return { parts: [], last: "SELECT 1" };
+  const event = `outbox AS (
+    INSERT INTO webhook_event (id, merchant_id, request_id, transaction_id, url, correlation_id, payload, created_at, updated_at)
+    VALUES (gen_random_uuid(), ${p.add(request.merchantId)}::uuid, ${p.add(request.id)}::uuid, ${p.add(transaction.id)}::uuid,
+            ${p.add(request.notifyUrl)}, ${p.add(correlationId)}, ${p.add(JSON.stringify(toNotificationTransaction(transaction, request)))}::jsonb,
+            ${p.add(transaction.createdAt)}::timestamp(3), ${p.add(transaction.createdAt)}::timestamp(3))
+    RETURNING id)`;
+  return { parts: [event], last: `SELECT pg_notify(${p.add(WEBHOOK_CHANNEL)}, id::text) FROM outbox` };
 }

@@ -1,7 +1,7 @@
 import { cancelRequest } from "../../domain/requests/cancel.js";
 import { createRequest } from "../../domain/requests/create.js";
-import { detailsAnswer, getRequest } from "../../domain/requests/info.js";
-import type { RequestDetails, RequestQuery } from "../../domain/requests/details.js";
+import { getRequest } from "../../domain/requests/info.js";
+import type { RequestDetails } from "../../domain/requests/aggregate.js";
 import { payRequest } from "../../domain/requests/pay.js";
 import {
   cancelRequestInput,
@@ -31,7 +31,7 @@ const Denomination = builder.objectRef<{ asset: string; amount: bigint }>("Denom
   }),
 });
 
-builder.prismaObject("PaymentOption", {
+const PaymentOption = builder.prismaObject("PaymentOption", {
   description: "One way to satisfy a request: an amount at a ledger.",
   fields: (t) => ({
     ledger: t.exposeString("ledgerId", { description: "Ledger at which the transfer is recorded." }),
@@ -62,19 +62,21 @@ export const PaymentRequest = builder.prismaObject("PaymentRequest", {
       description: "Amount and asset requested.",
       resolve: (request) => ({ asset: request.asset, amount: request.amount }),
     }),
-    payments: t.relation("options", {
+    // The request's own parts: every read of a request (aggregate.ts) loads them in its one statement.
+    payments: t.field({
       ...readableByPayers("PaymentRequest", "payments"),
+      type: [PaymentOption],
       description: "Payment options, in the merchant's order.",
-      query: { orderBy: { index: "asc" } },
+      resolve: (request) => detailsOf(request).options,
     }),
     paidBy: t.field({
       ...readableByPayers("PaymentRequest", "paidBy"),
       type: Transaction,
       nullable: true,
       description: "The purchase that paid the request; null until paid.",
-      select: { transactions: { where: { type: "PURCHASE" }, take: 1 } },
-      resolve: (request) => request.transactions[0] ?? null,
+      resolve: (request) => detailsOf(request).purchase,
     }),
+    // Loaded by plugin-prisma only when selected (one query for all the requests of a page).
     refunds: t.relation("transactions", {
       description: "Refunds of the request's purchase, oldest first.",
       query: { where: { type: "REFUND" }, orderBy: { createdAt: "asc" } },
@@ -96,7 +98,6 @@ export const PaymentRequest = builder.prismaObject("PaymentRequest", {
       ...readableByPayers("PaymentRequest", "status"),
       type: RequestStatusEnum,
       description: "Current status; a request past expiresAt reads EXPIRED even before it is swept.",
-      select: { status: true, expiresAt: true },
       resolve: (request) => effectiveStatus(request, new Date()),
     }),
     paymentExpirySeconds: t.exposeInt("paymentExpirySeconds", { description: "Seconds the request stays payable." }),
@@ -158,39 +159,36 @@ const RequestCancelInput = builder.inputType("RequestCancelInput", {
   fields: (t) => ({ requestId: t.id({ required: true, description: "The request to cancel." }) }),
 });
 
+/**
+ * The request a resolver of this type was handed. Every field that returns a PaymentRequest (root
+ * queries, mutations, the subscription, the list) returns the whole aggregate, RequestDetails.
+ */
+const detailsOf = (request: object) => request as RequestDetails;
+
 builder.queryFields((t) => ({
-  paymentRequest: t.prismaField({
-    type: "PaymentRequest",
+  paymentRequest: t.field({
+    type: PaymentRequest,
     description: "A payment request by id or by requestCode (give one).",
     extensions: parameterCodes({ id: requestIdCodes.requestId, requestCode: requestIdCodes.requestCode }),
     args: {
       id: t.arg.id({ description: "The requestId." }),
       requestCode: t.arg.string({ description: "The code a wallet scanned or received." }),
     },
-    resolve: async (query, _root, args, ctx) =>
-      getRequest(await ctx.domain(), { requestId: args.id, requestCode: args.requestCode }, query),
+    resolve: async (_root, args, ctx) => getRequest(await ctx.domain(), { requestId: args.id, requestCode: args.requestCode }),
   }),
 }));
 
 const reloadRequest = (ctx: DomainContext) => (requestId: string) => getRequest(ctx, { requestId });
 
-/**
- * A mutation's request as its selection needs it: the domain operation's own result when that
- * holds everything selected (its options and purchase), else read again with the selection's query.
- * Either way plugin-prisma then resolves the nested fields without loading them again.
- */
-const asSelected = (ctx: DomainContext, query: RequestQuery) => (request: RequestDetails) =>
-  detailsAnswer(query) ? request : getRequest(ctx, { requestId: request.id }, query);
-
 builder.mutationFields((t) => {
   const idempotencyKey = t.arg.string({ description: "Retries with the same key get the first outcome back (24 hours)." });
   return {
-    requestCreate: t.prismaField({
-      type: "PaymentRequest",
+    requestCreate: t.field({
+      type: PaymentRequest,
       description: "Create a payment request (status NEW).",
       args: { input: t.arg({ type: RequestCreateInput, required: true, description: "The request." }), idempotencyKey },
       errors: {},
-      resolve: async (query, _root, { input, idempotencyKey: key }, ctx) => {
+      resolve: async (_root, { input, idempotencyKey: key }, ctx) => {
         const domain = await ctx.domain();
         return idempotent(
           domain,
@@ -200,18 +198,18 @@ builder.mutationFields((t) => {
           input,
           (ctx) => createRequest(ctx, input),
           reloadRequest(domain),
-        ).then(asSelected(domain, query));
+        );
       },
     }),
-    requestPay: t.prismaField({
-      type: "PaymentRequest",
+    requestPay: t.field({
+      type: PaymentRequest,
       description: "Pay a request with an authorization at one of its ledgers.",
       args: {
         input: t.arg({ type: RequestPayInput, required: true, description: "Request, ledger and authorization." }),
         idempotencyKey,
       },
       errors: {},
-      resolve: async (query, _root, { input, idempotencyKey: key }, ctx) => {
+      resolve: async (_root, { input, idempotencyKey: key }, ctx) => {
         const domain = await ctx.domain();
         return idempotent(
           domain,
@@ -221,15 +219,15 @@ builder.mutationFields((t) => {
           input,
           (ctx) => payRequest(ctx, input),
           reloadRequest(domain),
-        ).then(asSelected(domain, query));
+        );
       },
     }),
-    requestCancel: t.prismaField({
-      type: "PaymentRequest",
+    requestCancel: t.field({
+      type: PaymentRequest,
       description: "Cancel an open request.",
       args: { input: t.arg({ type: RequestCancelInput, required: true, description: "The request." }), idempotencyKey },
       errors: {},
-      resolve: async (query, _root, { input, idempotencyKey: key }, ctx) => {
+      resolve: async (_root, { input, idempotencyKey: key }, ctx) => {
         const domain = await ctx.domain();
         return idempotent(
           domain,
@@ -239,15 +237,15 @@ builder.mutationFields((t) => {
           input,
           (ctx) => cancelRequest(ctx, input),
           reloadRequest(domain),
-        ).then(asSelected(domain, query));
+        );
       },
     }),
   };
 });
 
 builder.subscriptionField("paymentRequestChanged", (t) =>
-  t.prismaField({
-    type: "PaymentRequest",
+  t.field({
+    type: PaymentRequest,
     description:
       "Emits one of the merchant's payment requests each time its status changes (paid, cancelled, expired) or it is refunded. " +
       "Over server-sent events: POST /graphql with Accept: text/event-stream.",
@@ -263,25 +261,21 @@ builder.subscriptionField("paymentRequestChanged", (t) =>
           )
         : changes;
     },
-    // Read with the selection's query, so that plugin-prisma loads nothing more per stream.
-    resolve: (query, change, _args, ctx) =>
-      readOnce(change as RequestChange, query, async () =>
-        getRequest(await ctx.domain(), { requestId: (change as RequestChange).requestId }, query),
+    resolve: (change, _args, ctx) =>
+      readOnce(change as RequestChange, async () =>
+        getRequest(await ctx.domain(), { requestId: (change as RequestChange).requestId }),
       ),
   }),
 );
 
 /**
- * The request as it reads after a change, read once per selection however many of the merchant's
- * streams in this process heard the change: they share its parsed object, and a merchant key sees
- * exactly what its merchant's other keys see. Without it each change cost every stream its own reads.
+ * The request as it reads after a change, read once however many of the merchant's streams in this
+ * process heard the change: they share its parsed object, and a merchant key sees exactly what its
+ * merchant's other keys see. Without it each change cost every stream its own read.
  */
-const reads = new WeakMap<RequestChange, Map<string, Promise<RequestDetails>>>();
-function readOnce(change: RequestChange, query: RequestQuery, read: () => Promise<RequestDetails>): Promise<RequestDetails> {
-  let bySelection = reads.get(change);
-  if (!bySelection) reads.set(change, (bySelection = new Map()));
-  const selection = JSON.stringify(query);
-  let pending = bySelection.get(selection);
-  if (!pending) bySelection.set(selection, (pending = read()));
+const reads = new WeakMap<RequestChange, Promise<RequestDetails>>();
+function readOnce(change: RequestChange, read: () => Promise<RequestDetails>): Promise<RequestDetails> {
+  let pending = reads.get(change);
+  if (!pending) reads.set(change, (pending = read()));
   return pending;
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { PaymentMethod, RequestStatus } from "../../generated/prisma/client.js";
 import type { MerchantConfiguration } from "../../domain/merchants/configurations-info.js";
 import type { Actor } from "../../domain/context.js";
-import type { RequestDetails } from "../../domain/requests/details.js";
+import type { RequestDetails } from "../../domain/requests/aggregate.js";
 import { readsMerchantFields } from "../../domain/requests/visibility.js";
 import { effectiveStatus } from "../../domain/requests/status.js";
 import { notificationTransaction, toNotificationTransaction } from "../../domain/webhooks/events.js";
@@ -87,7 +87,7 @@ function optional<K extends string, V>(key: K, value: V | null | undefined): { [
 
 /** A request as `reader` may see it (see domain/requests/visibility.ts): payer keys get the payment-facing fields. */
 export function presentRequest(request: RequestDetails, now: Date, reader: Actor): LegacyPaymentRequest {
-  const purchase = request.transactions[0];
+  const purchase = request.purchase;
   const merchant = readsMerchantFields(reader);
   return {
     requestId: request.id,

@@ -1,3 +1,4 @@
+import { prepared, toUtcText } from "../../../db.js";
 import { id } from "../../validation.js";
 import { LedgerRefusedError } from "../../errors.js";
 import { sandboxApproval } from "../approval-code.js";
@@ -9,27 +10,39 @@ import type { LedgerConnector } from "../connector.js";
  * a refund credits the paying wallet back.
  */
 export const sandboxWallet: LedgerConnector = {
-  async authorize(tx, { ledger, authorization, amount, now }) {
+  async authorize(sql, { ledger, authorization, amount, now }) {
     const inactive = new LedgerRefusedError("INACTIVE_ASSET", "No active sandbox wallet has that id for this ledger.");
     // An id of any other format names no wallet (see validation.ts `id`).
     const parsed = id.safeParse(authorization);
     if (!parsed.success) throw inactive;
     const walletId = parsed.data;
-    const debited = await tx.sandboxWallet.updateMany({
-      where: { id: walletId, currency: ledger.currency ?? undefined, balance: { gte: amount } },
-      data: { balance: { decrement: amount } },
-    });
-    if (debited.count === 0) {
-      const wallet = await tx.sandboxWallet.findUnique({ where: { id: walletId } });
-      if (!wallet || wallet.currency !== ledger.currency) throw inactive;
+    // The debit and the reason it failed, in one statement: the wallet row as it was is read beside it.
+    const { rows } = await sql.query<{ debited: boolean; currency: string | null }>(
+      prepared(
+        `WITH debit AS (
+         UPDATE sandbox_wallet SET balance = balance - $2, updated_at = $4
+         WHERE id = $1 AND currency = $3 AND balance >= $2 RETURNING id)
+       SELECT EXISTS (SELECT 1 FROM debit) AS debited, (SELECT currency FROM sandbox_wallet WHERE id = $1) AS currency`,
+        [walletId, amount.toString(), ledger.currency, toUtcText(now)],
+      ),
+    );
+    const { debited, currency } = rows[0] ?? { debited: false, currency: null };
+    if (!debited) {
+      if (currency !== ledger.currency) throw inactive;
       throw new LedgerRefusedError("INSUFFICIENT_ASSET_BALANCE", "The wallet's balance is too low for this payment.");
     }
     return sandboxApproval("sandbox-wallet", now, walletId);
   },
-  async refund(tx, { purchase, amount, now }) {
+  async refund(sql, { purchase, amount, now }) {
     const walletId = purchase.payerReference;
     if (!walletId) throw new LedgerRefusedError("INACTIVE_ASSET", "The purchase has no wallet to return money to.");
-    await tx.sandboxWallet.update({ where: { id: walletId }, data: { balance: { increment: amount } } });
+    await sql.query(
+      prepared("UPDATE sandbox_wallet SET balance = balance + $2, updated_at = $3 WHERE id = $1", [
+        walletId,
+        amount.toString(),
+        toUtcText(now),
+      ]),
+    );
     return sandboxApproval("sandbox-wallet", now, walletId);
   },
 };

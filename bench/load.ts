@@ -1,0 +1,118 @@
+/**
+ * Driving the servers: single checked calls, and autocannon runs that count correct answers only
+ * and stop at the first wrong one. Optionally measures the serving process's CPU per call.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import autocannon, { type Instance, type Options, type Request, type Result } from "autocannon";
+import { isCorrect } from "./correct-answer.js";
+import { cpuMicrosPerCall, readCpuTicks } from "./proc.js";
+
+/** Per-connection state autocannon threads through a request sequence. */
+export type Context = { id?: string };
+
+/** A POST or GET that must answer 2xx without `errors`: anything else stops the bench with the answer. */
+export async function call<T>(url: string, init: RequestInit = {}): Promise<T> {
+  const answer = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
+  const text = await answer.text();
+  if (!isCorrect(answer.status, text, new URL(url).pathname))
+    throw new Error(`bench: ${init.method ?? "GET"} ${url} answered ${answer.status} ${text.slice(0, 500)}`);
+  return JSON.parse(text) as T;
+}
+
+/** Polls `ready` until it holds; past `timeoutMs` throws, saying what it was waiting for. */
+export async function waitUntil(
+  what: () => string,
+  ready: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  everyMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await ready())) {
+    if (Date.now() > deadline) throw new Error(`bench: gave up after ${timeoutMs / 1000} s waiting for ${what()}`);
+    await sleep(everyMs);
+  }
+}
+
+/**
+ * One autocannon run that stops at the first incorrect answer and then throws it (status and
+ * body), as it does for any non-2xx answer, connection error or timeout: the figures it returns
+ * count correct answers only.
+ */
+export function run(options: Options, duration: number): Promise<Result> {
+  const url = new URL(options.url);
+  let firstBad: string | null = null;
+  let instance: Instance | undefined;
+  const requests = (options.requests ?? [{}]).map((request): Request => {
+    const path = request.path ?? url.pathname + url.search;
+    const own = request.onResponse as ((status: number, body: string, context: Context) => void) | undefined;
+    return {
+      ...request,
+      onResponse: (status, body, context) => {
+        if (isCorrect(status, body, path)) return own?.(status, body, context);
+        firstBad ??= `${request.method ?? options.method ?? "GET"} ${path} answered ${status}: ${body.slice(0, 500)}`;
+        instance?.stop();
+      },
+    };
+  });
+  return new Promise((resolve, reject) => {
+    instance = autocannon({ ...options, duration, requests }, (err, result) => {
+      if (err) return reject(err);
+      const { non2xx, errors, timeouts } = result;
+      if (firstBad === null && !non2xx && !errors && !timeouts) return resolve(result);
+      reject(
+        new Error(
+          `bench: wrong answers from ${url.origin} (${non2xx} non-2xx, ${errors} errors, ${timeouts} timeouts); ` +
+            `first: ${firstBad ?? "none received (connection errors or timeouts)"}`,
+        ),
+      );
+    });
+  });
+}
+
+export interface Measured {
+  result: Result;
+  /** CPU of the serving process per completed call during the measured run, in µs; null when not asked. */
+  cpuMicrosPerCall: number | null;
+}
+
+export interface LoadTiming {
+  warmup: number;
+  duration: number;
+  /** Clock ticks per second, to turn /proc's CPU time into µs. */
+  ticksPerSecond: number;
+}
+
+/**
+ * An unmeasured (but checked) warm-up, then the measured run: V8 optimises each path only after
+ * some thousands of calls. With `cpuOf`, that process's CPU time is read from /proc around the
+ * measured run and divided by the calls answered in it (every call of a sequence counts).
+ */
+export async function load(options: Options, timing: LoadTiming, cpuOf?: number): Promise<Measured> {
+  await run(options, timing.warmup);
+  // The calls the warm-up left unanswered (one per connection at most) finish on the server before the reading.
+  await sleep(500);
+  const before = cpuOf === undefined ? 0 : await readCpuTicks(cpuOf);
+  const result = await run(options, timing.duration);
+  const after = cpuOf === undefined ? 0 : await readCpuTicks(cpuOf);
+  // The calls the run leaves unanswered have used some CPU without being counted: one per connection at
+  // most, against the hundreds (pays) to thousands of calls of a run.
+  const calls = result["2xx"];
+  return {
+    result,
+    cpuMicrosPerCall: cpuOf === undefined ? null : cpuMicrosPerCall(before, after, calls, timing.ticksPerSecond),
+  };
+}
+
+/**
+ * Hands out distinct pre-created ids, one per call, across all connections (autocannon asks for
+ * the next call's body as each answer arrives). Running out throws, which stops the bench: a call
+ * must never reuse an id (a second pay of one request is a 409).
+ */
+export function idSupply(ids: string[], what: string): () => string {
+  let next = 0;
+  return () => {
+    if (next >= ids.length)
+      throw new Error(`bench: the ${ids.length} pre-created ${what} ran out (raise POOL_RATE_PER_SECOND in bench/options.ts)`);
+    return ids[next++]!;
+  };
+}

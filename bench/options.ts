@@ -1,0 +1,48 @@
+/** What one bench run measures and for how long, from its command-line arguments. */
+
+export interface BenchOptions {
+  quick: boolean;
+  /** `--only=webhooks` runs the webhook section alone (for work on the worker). */
+  only?: "webhooks";
+  /** Seconds of each measured run, and of the unmeasured warm-up before it. */
+  duration: number;
+  warmup: number;
+  /** --quick measures the 16-connection figures the README compares (one connection is latency, not load). */
+  connections: number[];
+  /** Requests of the merchant in the database at each step of the scale section. */
+  scale: [number, number];
+  /** Notifications per webhook burst: large enough that its first and last milliseconds do not set its rate. */
+  deliveries: number;
+  /** The whole run, start to finish: past it the bench stops everything and fails. */
+  deadlineMs: number;
+}
+
+/** The arguments `npm run bench --` takes. */
+export const USAGE = "expected --quick and/or --only=webhooks";
+
+/** Reads the arguments; throws on any it does not know. */
+export function parseOptions(args: string[]): BenchOptions {
+  const unknown = args.filter((arg) => arg !== "--quick" && arg !== "--only=webhooks");
+  if (unknown.length) throw new Error(`bench: unknown argument ${unknown.join(" ")} (${USAGE})`);
+  const quick = args.includes("--quick");
+  return {
+    quick,
+    ...(args.includes("--only=webhooks") ? { only: "webhooks" as const } : {}),
+    duration: quick ? 3 : 10,
+    warmup: quick ? 1 : 3,
+    connections: quick ? [16] : [1, 16, 64],
+    scale: quick ? [10_000, 100_000] : [10_000, 1_000_000],
+    deliveries: quick ? 6000 : 20000,
+    deadlineMs: (quick ? 4 : 18) * 60_000,
+  };
+}
+
+/**
+ * The fastest pay or refund rate a pool of pre-created requests or purchases is sized for. A run
+ * that goes faster runs out, and the bench stops saying so (it never pays a request twice).
+ */
+export const POOL_RATE_PER_SECOND = 5000;
+
+/** How many distinct requests (or purchases) one measured row needs: its warm-up and its run at the pool rate. */
+export const poolSize = (options: Pick<BenchOptions, "duration" | "warmup">) =>
+  (options.warmup + options.duration) * POOL_RATE_PER_SECOND;

@@ -1,0 +1,75 @@
+/**
+ * The project's TypeScript entry points the bench runs itself, through tsx: the baseline server
+ * (long-running) and the admin CLI (to its end). Each is tracked by lifecycle.ts and has a deadline.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { fail, isStopping, track } from "./lifecycle.js";
+
+function spawnScript(script: string, args: string[], env: NodeJS.ProcessEnv, stdout: "inherit" | "pipe") {
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    env,
+    // The IPC channel is how a server tells its port.
+    stdio: ["ignore", stdout, "inherit", "ipc"],
+  });
+  const release = track({
+    stop: () => killNow(child),
+    kill: () => child.kill("SIGKILL"),
+  });
+  child.once("exit", release);
+  return child;
+}
+
+function killNow(child: ChildProcess): Promise<unknown> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = once(child, "exit");
+  child.kill("SIGKILL");
+  return exited;
+}
+
+/** Starts a long-running script; its ending before the bench does fails the bench. */
+function startProcess(script: string, env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawnScript(script, [], env, "inherit");
+  child.once("exit", (code, signal) => {
+    if (!isStopping()) void fail(`bench: ${script} stopped unexpectedly (${signal ?? `exit code ${code}`})`);
+  });
+  return child;
+}
+
+/** Starts a server script (the baseline) and resolves with the port it reports over IPC, within 30 s. */
+export function startServer(script: string, env: NodeJS.ProcessEnv): { child: ChildProcess; port: Promise<number> } {
+  const child = startProcess(script, env);
+  const port = new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`bench: ${script} did not start listening within 30 s`)), 30_000);
+    child.on("message", (message: { listening?: number }) => {
+      if (typeof message.listening !== "number") return;
+      clearTimeout(timer);
+      resolve(message.listening);
+    });
+  });
+  return { child, port };
+}
+
+/** Runs a project script to its end within `timeoutMs`; its standard output. */
+export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<string> {
+  const child = spawnScript(script, args, env, "pipe");
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`bench: ${script} did not finish within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
+    child.once("error", reject);
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(output);
+      else reject(new Error(`bench: ${script} failed (${signal ?? `exit code ${code}`}): ${output.slice(0, 500)}`));
+    });
+  });
+}
+
+/** The admin CLI's answer (`--json`) to one command. */
+export async function admin(env: NodeJS.ProcessEnv, ...words: string[]): Promise<Record<string, string>> {
+  return JSON.parse(await runScript("src/cli/admin.ts", [...words, "--json"], env));
+}

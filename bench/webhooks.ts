@@ -1,0 +1,107 @@
+/**
+ * Webhooks, to a receiver on loopback that answers 200 at once: the time from a pay's answer to its
+ * notification when idle, and how many notifications a second the worker delivers and records.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createBody, payBody, type Bench } from "./calls.js";
+import { call, waitUntil } from "./load.js";
+import type { BenchOptions } from "./options.js";
+import { percentile } from "./report.js";
+
+export interface WebhookFigures {
+  p50: number;
+  p99: number;
+  deliveriesPerSecond: number;
+}
+
+export async function measureWebhooks(bench: Bench, options: BenchOptions): Promise<WebhookFigures> {
+  const { api, headers, payerHeaders, merchantId, sql } = bench;
+  const arrivals = new Map<string, number>();
+  let arrived = 0;
+  const receiver = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk));
+    req.on("end", () => {
+      const now = Date.now();
+      arrived += 1;
+      const token = (JSON.parse(body) as { token: string }).token;
+      const payload = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString());
+      arrivals.set(payload.transaction.request.requestId, now);
+      res.writeHead(200).end("ok");
+    });
+  }).listen(0, "127.0.0.1");
+  await new Promise((resolve) => receiver.once("listening", resolve));
+  const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+
+  /** Creates and pays a request that names the receiver; the milliseconds from the pay's answer to the notification. */
+  async function notificationLatency(): Promise<number> {
+    const created = await call<{ requestId: string }>(`${api}/api/requests.create`, {
+      method: "POST",
+      headers,
+      body: createBody(merchantId, { notifyUrl: hookUrl }),
+    });
+    await call(`${api}/api/requests.pay`, { method: "POST", headers: payerHeaders, body: payBody(created.requestId) });
+    const paidAt = Date.now();
+    await waitUntil(
+      () => `the notification of ${created.requestId}`,
+      () => arrivals.has(created.requestId),
+      30_000,
+      1,
+    );
+    return arrivals.get(created.requestId)! - paidAt;
+  }
+  // One unmeasured notification first: with --only=webhooks the worker may still be starting.
+  await notificationLatency();
+  const latencies: number[] = [];
+  for (let i = 0; i < (options.quick ? 20 : 50); i++) latencies.push(await notificationLatency());
+  latencies.sort((a, b) => a - b);
+  const latency = { p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  console.log(`  pay → notification received, idle: p50 ${latency.p50} ms, p99 ${latency.p99} ms`);
+
+  // Throughput: clone outbox rows in SQL (each with its own transaction), wake the worker, and time
+  // until every event is DELIVERED in PostgreSQL with its attempt recorded, not just received.
+  const [template] = (await sql.query("SELECT request_id, merchant_id, transaction_id, payload FROM webhook_event LIMIT 1")).rows;
+  /** Delivers `count` new notifications at once; returns how many a second were delivered and recorded. */
+  async function burst(count: number): Promise<number> {
+    await sql.query("DROP TABLE IF EXISTS ids");
+    await sql.query(`CREATE TEMP TABLE ids AS SELECT gen_random_uuid() AS id FROM generate_series(1, ${count})`);
+    await sql.query(
+      `INSERT INTO "transaction" (id, type, request_id, merchant_id, ledger_id, amount, auth_code, response_code, payment_type, settlement_date, purchase_id, external_reference, updated_at)
+       SELECT id, 'REFUND', $1, $2, 'test.uplink', 1, 'X', '00', 'test', now(), $3, id::text, now() FROM ids`,
+      [template.request_id, template.merchant_id, template.transaction_id],
+    );
+    const started = Date.now();
+    const arrivedBefore = arrived;
+    await sql.query(
+      `INSERT INTO webhook_event (id, merchant_id, request_id, transaction_id, url, payload, updated_at)
+       SELECT gen_random_uuid(), $1, $2, id, $3, $4, now() FROM ids`,
+      [template.merchant_id, template.request_id, hookUrl, template.payload],
+    );
+    await sql.query("SELECT pg_notify('webhook_events', 'bench')");
+    const recorded = async () =>
+      Number(
+        (
+          await sql.query(
+            `SELECT count(*) FROM webhook_event e JOIN ids ON ids.id = e.transaction_id
+             WHERE e.state = 'DELIVERED' AND EXISTS (SELECT 1 FROM webhook_attempt a WHERE a.event_id = e.id AND a.outcome = 'DELIVERED')`,
+          )
+        ).rows[0].count,
+      );
+    // Counting in PostgreSQL is work for the database too, so it starts once the receiver has them all.
+    let done = 0;
+    await waitUntil(
+      () => `${count} notifications delivered and recorded (${arrived - arrivedBefore} received, ${done} recorded)`,
+      async () => arrived - arrivedBefore >= count && (done = await recorded()) >= count,
+      300_000,
+      10,
+    );
+    return Math.round((count / (Date.now() - started)) * 1000);
+  }
+  // Unmeasured warm-up, as for the HTTP runs: the worker has delivered only a few notifications so far.
+  await burst(options.deliveries / 2);
+  const deliveriesPerSecond = await burst(options.deliveries);
+  console.log(`  ${options.deliveries} notifications delivered at ${deliveriesPerSecond}/s (signed, every attempt recorded)`);
+  receiver.close();
+  return { ...latency, deliveriesPerSecond };
+}

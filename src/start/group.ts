@@ -1,0 +1,94 @@
+/**
+ * The supervisor of `npm start` (`--demo`), `npm run dev` (`--demo --watch`) and `npm run
+ * start:prod`: runs the preflight (configuration, Redis, ports, database, migrations), then the API
+ * and the worker as one group that SIGTERM or SIGINT stops together, and with --demo makes the
+ * demo merchant. It outlives all of them, so it stays small: the preflight and the demo merchant
+ * are short-lived processes of their own, and this module imports Node and src/start's small
+ * supervision modules only (no schema, driver or client; the test of `npm start` checks what it carries).
+ */
+import { rm } from "node:fs/promises";
+import { get } from "node:http";
+import { parseArgs } from "node:util";
+import type { DemoCredentials } from "./demo-merchant.js";
+import { entrypoints, step } from "./entrypoints.js";
+import type { Preflight } from "./preflight.js";
+import { runStep, supervise } from "./supervisor.js";
+
+const say = (line: string) => console.log(`payreq: ${line}`);
+
+/**
+ * Runs the group until it stops, then sets the exit code. `run` is the folder scripts/start.js
+ * transpiled the sources into (`npm start`, `npm run dev`): its processes run from there, with
+ * source maps, and it is removed when the group stops. Without it the processes run from the tree
+ * this module is in (`dist/`).
+ */
+export async function startGroup(run?: string): Promise<void> {
+  const { values: flags } = parseArgs({
+    options: { demo: { type: "boolean", default: false }, watch: { type: "boolean", default: false } },
+  });
+  const sourceMaps = run !== undefined;
+  const stopRun = () => (run ? rm(run, { recursive: true, force: true }) : Promise.resolve());
+
+  const checked = await runStep<{ preflight?: Preflight }>(step("preflight", { sourceMaps }));
+  const settings = checked.message?.preflight;
+  if (!settings) {
+    // The preflight said why (one sentence), or a bug showed its stack.
+    await stopRun();
+    process.exitCode = checked.code || 1;
+    return;
+  }
+
+  say(`starting the API and the worker${flags.watch ? " in watch mode" : ""}`);
+  const group = supervise(entrypoints({ watch: flags.watch, sourceMaps }), { stopTimeoutMs: settings.stopTimeoutMs, say });
+  const demo = flags.demo
+    ? runStep<{ demo?: DemoCredentials; problem?: string }>(step("demo-merchant", { sourceMaps }), group.stopped)
+    : undefined;
+
+  // tsx's watch mode does not pass the API's message on, so there the supervisor asks /health.
+  const listening = flags.watch ? untilHealthy(settings.port, group.stopped) : group.listening;
+  const port = await listening.catch(() => undefined); // the group says which process stopped
+  if (port !== undefined) {
+    say(`ready in ${(performance.now() / 1000).toFixed(1)} s: GraphQL at http://localhost:${port}/graphql`);
+    if (demo) {
+      const { ended, message } = await demo;
+      if (message?.demo) console.log(describeDemo(message.demo, port));
+      else say(`could not create the demo merchant: ${message?.problem ?? `it stopped (${ended})`}`);
+    }
+  }
+  process.exitCode = await group.stopped;
+  for (const problem of group.problems) console.error(`payreq: ${problem}`);
+  await stopRun();
+}
+
+const describeDemo = (demo: DemoCredentials, port: number) => `
+Demo merchant (development only; new keys are issued on every start)
+  merchantId      ${demo.merchantId}
+  merchant key    ${demo.merchantKey}
+  payer key       ${demo.payerKey}
+  sandbox wallet  ${demo.walletId}  (NZD 1000.00; pay at ${demo.walletLedger} with it as the authorization)
+  GraphiQL        http://localhost:${port}/graphql  (set the X-Api-Key header)
+`;
+
+/** Resolves with `port` once the API answers /health there; rejects if `gaveUp` settles first or after 60 s. */
+async function untilHealthy(port: number, gaveUp: Promise<unknown>): Promise<number> {
+  let over = false;
+  void gaveUp.finally(() => (over = true));
+  const deadline = Date.now() + 60_000;
+  // node:http rather than fetch: fetch would load undici into this process for good.
+  const healthy = () =>
+    new Promise<boolean>((resolve) =>
+      get({ host: "127.0.0.1", port, path: "/health", timeout: 2_000 }, (answer) => {
+        answer.resume();
+        resolve(answer.statusCode === 200);
+      })
+        .once("error", () => resolve(false))
+        .once("timeout", function (this: { destroy(): void }) {
+          this.destroy();
+        }),
+    );
+  while (!over && Date.now() < deadline) {
+    if (await healthy()) return port;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the API did not answer /health on port ${port}`);
+}

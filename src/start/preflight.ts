@@ -1,0 +1,39 @@
+/**
+ * The supervisor's first step (src/start/group.ts), run as a process of its own that ends when it
+ * is done, so that the long-running supervisor never loads what it uses (zod and the settings'
+ * schemas, ioredis, pg, Prisma's CLI): reads .env, checks every process's configuration, Redis,
+ * the ports and the database, and applies pending migrations, saying what it did. It then sends
+ * the supervisor the settings it needs (`{ preflight }`) and exits 0; on a problem it prints one
+ * sentence saying what to fix and exits 1.
+ */
+import { checkPortFree, checkRedis } from "./dependencies.js";
+import { prepareDatabase, readConfiguration } from "./prepare.js";
+import { StartupProblem } from "./problem.js";
+
+/** What the supervisor learns from the preflight. */
+export interface Preflight {
+  /** The API's port (0: any free port; the API says which). */
+  port: number;
+  /** How long the processes get to stop before they are killed. */
+  stopTimeoutMs: number;
+}
+
+const say = (line: string) => console.log(`payreq: ${line}`);
+
+try {
+  const { api, worker } = readConfiguration();
+  await checkRedis(api.REDIS_URL);
+  await checkPortFree(api.PORT, "PORT");
+  await checkPortFree(api.METRICS_PORT, "METRICS_PORT");
+  await prepareDatabase(api.DATABASE_URL, say);
+  const preflight: Preflight = {
+    port: api.PORT,
+    // The worker waits SHUTDOWN_TIMEOUT for deliveries in flight, then closes its connections.
+    stopTimeoutMs: worker.SHUTDOWN_TIMEOUT + 10_000,
+  };
+  await new Promise<void>((resolve) => (process.send ? process.send({ preflight }, undefined, {}, () => resolve()) : resolve()));
+} catch (err) {
+  if (!(err instanceof StartupProblem)) throw err;
+  console.error(`payreq: ${err.message}`);
+  process.exitCode = 1;
+}
