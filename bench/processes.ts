@@ -2,16 +2,19 @@
  * The project's TypeScript entry points the bench runs itself, through tsx: the baseline server
  * (long-running) and the admin CLI (to its end). Each is tracked by lifecycle.ts and has a deadline.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { once } from "node:events";
 import { fail, isStopping, track } from "./lifecycle.js";
 
-function spawnScript(script: string, args: string[], env: NodeJS.ProcessEnv, stdout: "inherit" | "pipe") {
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
-    env,
-    // The IPC channel is how a server tells its port.
-    stdio: ["ignore", stdout, "inherit", "ipc"],
-  });
+function spawnScript(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stdout: "inherit" | "pipe",
+  // The IPC channel is how a server tells its port.
+  stdio: StdioOptions = ["ignore", stdout, "inherit", "ipc"],
+) {
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { env, stdio });
   const release = track({
     stop: () => killNow(child),
     kill: () => child.kill("SIGKILL"),
@@ -48,6 +51,11 @@ export function startServer(script: string, env: NodeJS.ProcessEnv): { child: Ch
     });
   });
   return { child, port };
+}
+
+/** Starts a helper that takes commands on standard input and reports on standard output (a flooder); stopped with the bench. */
+export function startHelper(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawnScript(script, args, env, "pipe", ["pipe", "pipe", "inherit"]);
 }
 
 /** Runs a project script to its end within `timeoutMs`; its standard output. */

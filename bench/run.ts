@@ -3,13 +3,14 @@
  * the worker) and a baseline server against a benchmark database of its own, drives them with
  * autocannon from this process, and prints a table, ratios, CPU per call, memory and targets, and
  * bench/results/<time>.json. Targets are reported, never asserted; any wrong answer stops it.
- * Settings: bench/environment.ts. Sections: throughput.ts, webhooks.ts, subscriptions.ts, scale.ts, money.ts.
+ * Settings: bench/environment.ts. Sections: throughput.ts, webhooks.ts, subscriptions.ts, isolation.ts, scale.ts, money.ts.
  */
 import { cpus, totalmem } from "node:os";
 import { relative } from "node:path";
 import pg from "pg";
 import type { Bench } from "./calls.js";
 import { prepareEnvironment } from "./environment.js";
+import { measureIsolation } from "./isolation.js";
 import { finish, installGuards } from "./lifecycle.js";
 import { idleMemory, printMemory, roles, withPeaks } from "./memory.js";
 import { measureMoneyPath } from "./money.js";
@@ -94,6 +95,9 @@ if (options.only === "webhooks") {
 console.log("\nSubscriptions");
 const subscriptionFanOut = await measureFanOut(bench, options);
 
+console.log("\nTenant isolation (another tenant's calls one at a time; blocks with and without the flood alternate)");
+const isolation = await measureIsolation(bench, env, options);
+
 console.log("\nScale");
 const scale = await measureScale(bench, options);
 
@@ -119,7 +123,7 @@ printCpuPerCall([
   "baseline.pay",
 ]);
 
-const verdicts = printTargets(targets({ rows, memory, webhooks, scale, scaleSteps: options.scale }));
+const verdicts = printTargets(targets({ rows, memory, webhooks, isolation, scale, scaleSteps: options.scale }));
 
 const file = await writeResults(options.quick, {
   durationSeconds: options.duration,
@@ -129,6 +133,7 @@ const file = await writeResults(options.quick, {
   ratios: measuredRatios,
   webhooks,
   subscriptionFanOut,
+  isolation,
   scale,
   memory,
   targets: verdicts,

@@ -1,4 +1,5 @@
 /** The targets the bench holds a run's figures against (reported, never asserted), all at 16 connections. */
+import type { Isolation } from "./isolation.js";
 import { supervisorMiB, type ProcessMemory } from "./memory.js";
 import { ratio, rowOf, type Row, type Target } from "./report.js";
 
@@ -6,6 +7,7 @@ export interface Figures {
   rows: Row[];
   memory: ProcessMemory[];
   webhooks: { p99: number; deliveriesPerSecond: number };
+  isolation: Isolation[];
   /** requests.info p99 at each scale step, and the steps. */
   scale: Record<number, number>;
   scaleSteps: [number, number];
@@ -15,7 +17,7 @@ const atLeast = (name: string, value: number | null, goal: number): Target => ({
 const atMost = (name: string, value: number | null, goal: number): Target => ({ name, value, goal, direction: "at most" });
 const below = (name: string, value: number | null, goal: number): Target => ({ name, value, goal, direction: "below" });
 
-export function targets({ rows, memory, webhooks, scale, scaleSteps: [small, large] }: Figures): Target[] {
+export function targets({ rows, memory, webhooks, isolation, scale, scaleSteps: [small, large] }: Figures): Target[] {
   const rps = (key: string) => rowOf(key, 16, rows)?.rps ?? null;
   const p99 = (key: string) => rowOf(key, 16, rows)?.p99 ?? null;
   const vs = (of: string, to: string) => ratio(rps(of), rps(to));
@@ -37,6 +39,7 @@ export function targets({ rows, memory, webhooks, scale, scaleSteps: [small, lar
     atMost("supervisor (with its helpers) peak RSS ≤ 60 MiB", supervisorMiB(memory, "peakMiB"), 60),
     atLeast("≥ 2000 notifications per second", webhooks.deliveriesPerSecond, 2000),
     below("pay → notification p99 < 50 ms when idle", webhooks.p99, 50),
+    ...isolation.map(({ flood, ratio }) => atMost(`another tenant's p95 under a ${flood} flood ≤ 2 × idle`, ratio, 2)),
     atMost(
       `info p99 at ${count(large)} rows ≤ 1.5 × at ${count(small)}`,
       scale[large] === undefined ? null : ratio(scale[large], Math.max(scale[small] ?? 0, 1)),

@@ -26,6 +26,7 @@ const figures = (changes: Partial<Figures> = {}): Figures => ({
   rows: [],
   memory: [],
   webhooks: { p99: 10, deliveriesPerSecond: 3000 },
+  isolation: [],
   scale: { 10000: 20, 100000: 24 },
   scaleSteps: [10000, 100000],
   ...changes,
@@ -70,6 +71,15 @@ describe("the bench's targets", () => {
     expect(verdictOf(figures({ rows }), "REST info ≥ 0.9")).toBe("met");
     expect(verdictOf(figures({ rows }), "GraphQL paymentRequest ≥ 0.85")).toBe("met");
     expect(verdictOf(figures({ rows }), "GraphQL requestCreate ≥ 0.85")).toBe("missed");
+  });
+
+  it("hold another tenant's p95 under each flood within twice its idle figure", () => {
+    const isolation = [
+      { flood: "refused documents" as const, idleP95: 5, floodedP95: 9.9, ratio: 1.98, samples: 450 },
+      { flood: "subscriptions" as const, idleP95: 5, floodedP95: 10.5, ratio: 2.1, samples: 450 },
+    ];
+    expect(verdictOf(figures({ isolation }), "another tenant's p95 under a refused documents flood")).toBe("met");
+    expect(verdictOf(figures({ isolation }), "another tenant's p95 under a subscriptions flood")).toBe("missed");
   });
 
   it("hold the API's idle and peak memory and the supervisor with its helpers against their bounds", () => {

@@ -12,11 +12,9 @@ afterAll(() => cleanUp.forEach((kill) => kill()));
 const PER_KEY = 20;
 /** The flooding merchant's changes a second: three times what its default rate limit (200 calls a minute) allows. */
 const CHANGES_PER_SECOND = 10;
-/** The other tenant's calls per block; blocks alternate idle and loaded, so both see the same noise. */
+/** The other tenant's calls under each turn of the flood. */
 const BLOCK = 100;
-const BLOCKS_EACH = 5;
-
-const p95 = (samples: number[]) => [...samples].sort((x, y) => x - y)[Math.ceil(samples.length * 0.95) - 1]!;
+const TURNS = 2;
 
 const post = (base: string, owner: TestMerchant, operation: string, body: object) =>
   fetch(`${base}/api/${operation}`, {
@@ -27,7 +25,7 @@ const post = (base: string, owner: TestMerchant, operation: string, body: object
 
 /**
  * `count` streams of one key held by a process of their own (test/worker/stream-holder.ts), so
- * that reading them takes nothing from this process's event loop, which times the other tenant.
+ * that reading them takes nothing from this process's event loop, which calls as the other tenant.
  */
 function holdStreams(base: string, owner: TestMerchant, address: string, count: number) {
   const child = spawn(
@@ -88,7 +86,8 @@ function holdStreams(base: string, owner: TestMerchant, address: string, count: 
 }
 
 describe("paymentRequestChanged under a flood", () => {
-  it("one key holding its most streams while it changes its requests leaves another tenant's p95 within 2x of idle", async () => {
+  // How much the flood slows the other tenant is a figure of `npm run bench` (tenant isolation), not a test's.
+  it("one key holding its most streams while it changes its requests: a stream more is refused, every change reaches every stream, another tenant's calls are all answered", async () => {
     // The streams and the other tenant's calls on one process; the flood's changes made through another.
     const [api, changer, flooder, tenant] = await Promise.all([
       startApiProcess(),
@@ -127,25 +126,15 @@ describe("paymentRequestChanged under a flood", () => {
 
     const { request: own } = await buildRequest({ merchant: tenant });
     const read = async () => {
-      const started = performance.now();
       const response = await fetch(`${api.base}/api/requests.info?requestId=${own.id}`, {
         headers: { "x-api-key": tenant.apiKey },
       });
       await response.arrayBuffer();
-      expect(response.status).toBe(200);
-      return performance.now() - started;
-    };
-    const block = async () => {
-      const samples: number[] = [];
-      for (let i = 0; i < BLOCK; i++) samples.push(await read());
-      return samples;
+      return response.status;
     };
 
-    for (let i = 0; i < 50; i++) await read(); // warm-up
-    const idle: number[] = [];
-    const loaded: number[] = [];
-    for (let round = 0; round < BLOCKS_EACH; round++) {
-      idle.push(...(await block()));
+    const tenantStatuses: number[] = [];
+    for (let turn = 0; turn < TURNS; turn++) {
       let stop = false;
       const flooding = flood(() => stop);
       const before = changed.length;
@@ -155,21 +144,13 @@ describe("paymentRequestChanged under a flood", () => {
         10_000,
         "the flood to start",
       );
-      loaded.push(...(await block()));
+      for (let i = 0; i < BLOCK; i++) tenantStatuses.push(await read());
       stop = true;
       await flooding;
-      // Every stream hears every change (the flood reached them all) before the next idle block.
+      // Every stream hears every change (the flood reached them all).
       await held.heardByAll(changed);
     }
-
-    const figures = {
-      idleP95: p95(idle),
-      loadedP95: p95(loaded),
-      changes: changed.length,
-      streams: PER_KEY,
-      samples: idle.length,
-    };
-    console.log(`subscription flood: ${JSON.stringify(figures)}`);
-    expect(figures.loadedP95).toBeLessThanOrEqual(2 * figures.idleP95);
+    expect(tenantStatuses).toEqual(Array(TURNS * BLOCK).fill(200));
+    expect(changed.length).toBeGreaterThanOrEqual(TURNS * 2);
   }, 180_000);
 });

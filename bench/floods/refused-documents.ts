@@ -1,7 +1,7 @@
 /**
  * Floods an API with GraphQL documents refused before they run, from a process of its own, so that
- * making and sending them takes nothing from the test's process, which times another tenant.
- * Usage: `node --import tsx test/worker/document-flooder.ts <base> <apiKey>`; then, on standard
+ * making and sending them takes nothing from the process that times another tenant (the bench, or a test).
+ * Usage: `node --import tsx bench/floods/refused-documents.ts <base> <apiKey>`; then, on standard
  * input, `flood` starts a turn and `pause` ends it. On standard output: `{"underway": true}` once a
  * turn is under way (and, the first time, past the key's 20 documents a minute), and after each
  * pause `{"statuses": [[status, count], …]}`, counted over every turn so far.
