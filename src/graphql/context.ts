@@ -2,14 +2,26 @@ import type { YogaInitialContext } from "graphql-yoga";
 import type { LimitFunction } from "p-limit";
 import type { RequestChangeFeed } from "../pubsub/request-changes.js";
 import { requestContext, type RequestContext } from "../transport/request-context.js";
+import type { RequestDetails } from "../domain/requests/aggregate.js";
 import { databaseShare } from "./database-share.js";
+import { requestLoader } from "./request-loader.js";
 
 /**
- * The caller (see RequestContext), the feed of request changes that subscriptions read, and the
- * call's share of the database (graphql/database-share.ts).
+ * The caller (see RequestContext), the feed of request changes that subscriptions read, the
+ * call's share of the database (graphql/database-share.ts), and its reader of requests reached
+ * from other types (graphql/request-loader.ts).
  */
-export type GraphQLContext = RequestContext & { changes: RequestChangeFeed; share: LimitFunction };
+export type GraphQLContext = RequestContext & {
+  changes: RequestChangeFeed;
+  share: LimitFunction;
+  loadRequest: (requestId: string) => Promise<RequestDetails>;
+};
 
 export function graphQLContextFactory(changes: RequestChangeFeed) {
-  return ({ request }: YogaInitialContext): GraphQLContext => ({ ...requestContext(request), changes, share: databaseShare() });
+  return ({ request }: YogaInitialContext): GraphQLContext => ({
+    ...requestContext(request),
+    changes,
+    share: databaseShare(),
+    loadRequest: requestLoader(),
+  });
 }

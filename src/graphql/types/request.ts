@@ -21,6 +21,7 @@ import { builder } from "../builder.js";
 import { idempotent } from "../idempotent.js";
 import { PaymentMethodEnum, RequestStatusEnum } from "../enums.js";
 import { Transaction } from "./transaction.js";
+import { WebhookEvent } from "./webhook-event.js";
 import { merchantsOnly, readableByPayers } from "../visibility.js";
 
 const Denomination = builder.objectRef<{ asset: string; amount: bigint }>("Denomination").implement({
@@ -76,7 +77,7 @@ export const PaymentRequest = builder.prismaObject("PaymentRequest", {
       description: "The purchase that paid the request; null until paid.",
       resolve: (request) => detailsOf(request).purchase,
     }),
-    // Loaded by plugin-prisma only when selected (one query for all the requests of a page).
+    // Not part of the aggregate: plugin-prisma loads them when selected, one query per request.
     refunds: t.relation("transactions", {
       description: "Refunds of the request's purchase, oldest first.",
       query: { where: { type: "REFUND" }, orderBy: { createdAt: "asc" } },
@@ -164,6 +165,25 @@ const RequestCancelInput = builder.inputType("RequestCancelInput", {
  * queries, mutations, the subscription, the list) returns the whole aggregate, RequestDetails.
  */
 const detailsOf = (request: object) => request as RequestDetails;
+
+// A request reached from a transaction or a webhook event is the whole aggregate too, read for
+// all of them in one statement per tick of the call (graphql/request-loader.ts).
+builder.prismaObjectField(Transaction, "request", (t) =>
+  t.field({
+    type: PaymentRequest,
+    description: "The payment request.",
+    select: { requestId: true },
+    resolve: (transaction, _args, ctx) => ctx.loadRequest(transaction.requestId),
+  }),
+);
+builder.prismaObjectField(WebhookEvent, "request", (t) =>
+  t.field({
+    type: PaymentRequest,
+    description: "Its payment request.",
+    select: { requestId: true },
+    resolve: (event, _args, ctx) => ctx.loadRequest(event.requestId),
+  }),
+);
 
 builder.queryFields((t) => ({
   paymentRequest: t.field({

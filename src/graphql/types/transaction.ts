@@ -38,7 +38,6 @@ export const Transaction = builder.prismaObject("Transaction", {
       nullable: true,
       description: "For a refund: the merchant's reference.",
     }),
-    request: t.relation("request", { description: "The payment request." }),
     purchase: t.relation("purchase", { nullable: true, description: "For a refund: the purchase it returns money from." }),
     refunds: t.relation("refunds", { description: "For a purchase: its refunds.", query: { orderBy: { createdAt: "asc" } } }),
     refundableAmount: t.field({

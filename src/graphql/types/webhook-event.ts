@@ -49,7 +49,6 @@ export const WebhookEvent = builder.prismaObject("WebhookEvent", {
     deliveredAt: t.expose("deliveredAt", { type: "DateTime", nullable: true, description: "When the webhook accepted it." }),
     lastError: t.exposeString("lastError", { nullable: true, description: "The latest failure." }),
     transaction: t.relation("transaction", { description: "The transaction announced." }),
-    request: t.relation("request", { description: "Its payment request." }),
     attempts: t.relation("deliveryAttempts", {
       description: "Every attempt, first first.",
       query: { orderBy: { number: "asc" } },
