@@ -16,19 +16,20 @@ export const sandboxWallet: LedgerConnector = {
     const parsed = id.safeParse(authorization);
     if (!parsed.success) throw inactive;
     const walletId = parsed.data;
-    // The debit and the reason it failed, in one statement: the wallet row as it was is read beside it.
+    // The debit and the reason it failed, in one statement: the wallet row as it was is read beside
+    // it. A ledger without a currency takes a wallet of any.
     const { rows } = await sql.query<{ debited: boolean; currency: string | null }>(
       prepared(
         `WITH debit AS (
          UPDATE sandbox_wallet SET balance = balance - $2, updated_at = $4
-         WHERE id = $1 AND currency = $3 AND balance >= $2 RETURNING id)
+         WHERE id = $1 AND ($3::text IS NULL OR currency = $3) AND balance >= $2 RETURNING id)
        SELECT EXISTS (SELECT 1 FROM debit) AS debited, (SELECT currency FROM sandbox_wallet WHERE id = $1) AS currency`,
         [walletId, amount.toString(), ledger.currency, toUtcText(now)],
       ),
     );
     const { debited, currency } = rows[0] ?? { debited: false, currency: null };
     if (!debited) {
-      if (currency !== ledger.currency) throw inactive;
+      if (currency === null || (ledger.currency !== null && currency !== ledger.currency)) throw inactive;
       throw new LedgerRefusedError("INSUFFICIENT_ASSET_BALANCE", "The wallet's balance is too low for this payment.");
     }
     return sandboxApproval("sandbox-wallet", now, walletId);
@@ -36,13 +37,16 @@ export const sandboxWallet: LedgerConnector = {
   async refund(sql, { purchase, amount, now }) {
     const walletId = purchase.payerReference;
     if (!walletId) throw new LedgerRefusedError("INACTIVE_ASSET", "The purchase has no wallet to return money to.");
-    await sql.query(
+    const credited = await sql.query(
       prepared("UPDATE sandbox_wallet SET balance = balance + $2, updated_at = $3 WHERE id = $1", [
         walletId,
         amount.toString(),
         toUtcText(now),
       ]),
     );
+    // Money is returned to the wallet that paid or not at all (the caller's transaction then changes nothing).
+    if (credited.rowCount !== 1)
+      throw new LedgerRefusedError("INACTIVE_ASSET", "The wallet the purchase was paid from no longer exists.");
     return sandboxApproval("sandbox-wallet", now, walletId);
   },
 };
