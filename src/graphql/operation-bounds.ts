@@ -1,6 +1,14 @@
-import { GraphQLError, type ValidationRule } from "graphql";
+import { GraphQLError, parse, type ValidationRule } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { rootFieldCount } from "./root-fields.js";
+
+/**
+ * A document is read up to this many tokens (names, punctuation, values): a longer one is refused
+ * before its syntax tree is built. A 64 KiB body holds some 15,000 tokens, and 60 such documents,
+ * refused later for their depth or cost, took the API's heap to 900 MiB; the longest operation a
+ * dashboard sends (GraphiQL's introspection) has under 200.
+ */
+export const MAX_TOKENS = 1000;
 
 /** At most this many aliases in one operation. */
 export const MAX_ALIASES = 20;
@@ -38,6 +46,19 @@ export const refusedAsBadRequest = {
 
 export function useOperationBounds(): Plugin {
   return {
+    onParse({ setParseFn }) {
+      setParseFn((source, options) => {
+        try {
+          return parse(source, { ...options, maxTokens: MAX_TOKENS });
+        } catch (err) {
+          if (err instanceof GraphQLError && /contains more th\w+ \d+ tokens/.test(err.message))
+            throw new GraphQLError(`A document may hold at most ${MAX_TOKENS} tokens; this one holds more.`, {
+              extensions: { code: "BAD_REQUEST" },
+            });
+          throw err;
+        }
+      });
+    },
     onValidate({ addValidationRule }) {
       addValidationRule(maxRootMutationFields);
     },

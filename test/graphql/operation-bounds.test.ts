@@ -30,11 +30,38 @@ const created = (merchant: TestMerchant) => db.paymentRequest.count({ where: { m
 describe("per-operation bounds on GraphQL", () => {
   it("refuse an operation with more than 20 aliases before running any of it", async () => {
     const merchant = await buildMerchant();
-    const body = await createMany(merchant, 600);
+    const body = await createMany(merchant, 50);
     expect(body.data).toBeUndefined();
     expect(body.errors?.[0]?.message).toMatch(/^Aliases limit of 20 exceeded/);
     expect(body.errors?.[0]?.extensions?.code).toBe("BAD_REQUEST");
     expect(await created(merchant)).toBe(0);
+  });
+
+  it("read a document up to 1,000 tokens and refuse a longer one as BAD_REQUEST before running any of it", async () => {
+    const merchant = await buildMerchant();
+    const { request } = await buildRequest({ merchant });
+    // 25 tokens and one per status in the filter's list: 1,000 at most, 1,001 refused.
+    const read = (tokens: number) =>
+      post(
+        merchant.apiKey,
+        `{ paymentRequests(first: 1, filter: { status: [${Array(tokens - 25)
+          .fill("NEW")
+          .join(" ")}] }) { edges { node { id } } } }`,
+      );
+    expect(await read(1000)).toEqual({ data: { paymentRequests: { edges: [{ node: { id: request.id } }] } } });
+    const refused = await read(1001);
+    expect(refused.data).toBeUndefined();
+    expect(refused.errors).toEqual([
+      expect.objectContaining({
+        message: "A document may hold at most 1000 tokens; this one holds more.",
+        extensions: expect.objectContaining({ code: "BAD_REQUEST" }),
+      }),
+    ]);
+    // 600 aliased creates (some 6,000 tokens) are refused the same way, and create nothing.
+    const many = await createMany(merchant, 600);
+    expect(many.errors?.[0]?.extensions?.code).toBe("BAD_REQUEST");
+    expect(many.errors?.[0]?.message).toMatch(/at most 1000 tokens/);
+    expect(await created(merchant)).toBe(1);
   });
 
   it("refuse a document too deep or too costly as BAD_REQUEST, naming the limit", async () => {
