@@ -2,16 +2,15 @@ import { useDisableIntrospection } from "@envelop/disable-introspection";
 import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
 import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
-import { usePrometheus } from "@graphql-yoga/plugin-prometheus";
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { createYoga, type Plugin } from "graphql-yoga";
 import { config } from "../config.js";
 import { logger } from "../api-logger.js";
 import type { RequestChangeFeed } from "../pubsub/request-changes.js";
-import { metricsRegistry } from "../transport/metrics.js";
 import { graphQLContextFactory, type GraphQLContext } from "./context.js";
 import { useKeyOnSimpleRequests } from "./key-required.js";
 import { maskUnexpectedError } from "./mask-error.js";
+import { useGraphQLMetrics } from "./metrics.js";
 import { sharingTheDatabase } from "./database-share.js";
 import { MAX_ALIASES, refusedAsBadRequest, useOperationBounds } from "./operation-bounds.js";
 import { useRateLimit } from "./rate-limit.js";
@@ -51,27 +50,7 @@ export function createGraphQLHandler(changes: RequestChangeFeed, streams: Plugin
     renderGraphiQL: (options) => import("@graphql-yoga/render-graphiql").then(({ renderGraphiQL }) => renderGraphiQL(options)),
     graphiql: settings.graphiql ? { title: "Payment requests", headers: JSON.stringify({ "X-Api-Key": "" }) } : false,
     plugins: [
-      usePrometheus({
-        registry: metricsRegistry,
-        endpoint: false,
-        // Paths would make a series per list index.
-        labels: { path: false },
-        metrics: {
-          graphql_envelop_request: "payreq_graphql_operations_total",
-          graphql_envelop_error_result: "payreq_graphql_errors_total",
-          graphql_envelop_phase_execute: "payreq_graphql_execute_duration_seconds",
-          graphql_envelop_request_duration: false,
-          graphql_envelop_request_time_summary: false,
-          graphql_envelop_phase_parse: false,
-          graphql_envelop_phase_validate: false,
-          graphql_envelop_phase_context: false,
-          graphql_envelop_phase_subscribe: false,
-          graphql_envelop_deprecated_field: false,
-          graphql_envelop_schema_change: false,
-          graphql_envelop_execute_resolver: false,
-          graphql_yoga_http_duration: false,
-        },
-      }),
+      useGraphQLMetrics(),
       // Before anything is read: every call costs at least one call of its key's (or its address's) limit.
       useRateLimit(),
       // Browsers can send "simple" cross-site requests without a preflight; those must carry a key.

@@ -36,6 +36,31 @@ describe("GET /metrics", () => {
   });
 });
 
+describe("GraphQL metrics", () => {
+  it("keep at most 100 operation names, however many a caller makes up; the rest count as (other)", async () => {
+    const merchant = await buildMerchant();
+    const run = crypto.randomUUID().replaceAll("-", "");
+    const names = Array.from({ length: 130 }, (_, i) => `Made${run}_${i}`);
+    for (const name of names) {
+      const response = await app.fetch(
+        new Request("http://test/graphql", {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-api-key": merchant.apiKey },
+          body: JSON.stringify({ query: `query ${name} { __typename }` }),
+        }),
+      );
+      expect(response.status).toBe(200);
+    }
+    const text = await (await createMetricsApp().fetch(new Request("http://test/metrics"))).text();
+    const series = text.split("\n").filter((line) => line.startsWith("payreq_graphql_operations_total{"));
+    const labelled = new Set(series.map((line) => /operationName="([^"]*)"/.exec(line)![1]));
+    expect(labelled.size).toBeLessThanOrEqual(101);
+    expect(names.filter((name) => labelled.has(name)).length).toBeGreaterThan(0);
+    expect(names.filter((name) => !labelled.has(name)).length).toBeGreaterThanOrEqual(30);
+    expect(series.find((line) => line.includes('operationName="(other)"'))).toMatch(/ [1-9]\d*$/);
+  });
+});
+
 describe("the public API port", () => {
   it("does not serve /metrics (it has a port of its own, METRICS_PORT)", async () => {
     const response = await app.fetch(new Request("http://test/metrics"));
