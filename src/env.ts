@@ -40,7 +40,7 @@ export const sharedEnv = z.object({
   ),
   /** A file holding the password of DATABASE_URL's role (a secret), put into DATABASE_URL. */
   DATABASE_PASSWORD_FILE: z.string().optional(),
-  /** Redis connection string: rate limits and request changes (API), queues (worker). */
+  /** Redis connection string: rate limits and request changes (API), queues (worker), key revocations (CLI). */
   REDIS_URL: urlOf(["redis:", "rediss:"], "a Redis URL such as redis://host:6379").default("redis://127.0.0.1:6379"),
   /** pino log level: fatal, error, warn, info, debug, trace or silent. */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -143,7 +143,7 @@ export const workerEnv = sharedEnv.extend(signingKeyEnv.shape).extend({
 
 /** The operator CLI (`src/cli/admin.ts`): the database, and the signing keys it rotates. */
 export const cliEnv = sharedEnv
-  .pick({ ENV_FILE: true, DATABASE_URL: true, DATABASE_PASSWORD_FILE: true, LOG_LEVEL: true })
+  .pick({ ENV_FILE: true, DATABASE_URL: true, DATABASE_PASSWORD_FILE: true, REDIS_URL: true, LOG_LEVEL: true })
   .extend(signingKeyEnv.shape);
 
 /** Which process reads which variables. */

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { closeDatabase, openDatabase } from "../db.js";
+import { closeKeyRevocations, openKeyRevocations } from "../key-revocations.js";
 import { createClient } from "../domain/clients/create.js";
 import type { DomainContext } from "../domain/context.js";
 import { DomainError } from "../domain/errors.js";
@@ -57,6 +58,7 @@ const ctx: DomainContext = {
 };
 
 openDatabase({ url: env.DATABASE_URL, poolSize: 2 }, ctx.logger);
+openKeyRevocations(env.REDIS_URL);
 
 async function run(command: string): Promise<Record<string, unknown>> {
   switch (command) {
@@ -113,6 +115,6 @@ try {
     );
   else throw error;
 } finally {
-  await closeDatabase();
+  await Promise.all([closeDatabase(), closeKeyRevocations()]);
 }
 process.exitCode = exitCode;

@@ -1,8 +1,10 @@
 import { config } from "../config.js";
-import { ExternalServiceError, RateLimitedError } from "../domain/errors.js";
+import { ExternalServiceError, RateLimitedError, UnauthenticatedError } from "../domain/errors.js";
 import type { AuthenticatedKey } from "../domain/keys/authenticate.js";
 import type { Result } from "ioredis";
+import { revocationMark } from "../key-revocations.js";
 import { redis } from "../redis.js";
+import { forgetKey } from "./key-cache.js";
 
 const WINDOW_MS = 60_000;
 
@@ -11,9 +13,15 @@ export interface Meter {
   bucket: string;
   /** Calls a minute; null for RATE_LIMIT_PER_MINUTE. */
   perMinute: number | null;
+  /** A key's: refused as revoked once it has been (see key-revocations.ts). */
+  keyPrefix?: string;
 }
 
-export const keyMeter = (key: AuthenticatedKey): Meter => ({ bucket: `key:${key.keyPrefix}`, perMinute: key.rateLimitPerMinute });
+export const keyMeter = (key: AuthenticatedKey): Meter => ({
+  bucket: `key:${key.keyPrefix}`,
+  perMinute: key.rateLimitPerMinute,
+  keyPrefix: key.keyPrefix,
+});
 
 /** Calls with a missing or unknown key are throttled per client address, at the default limit. */
 export const addressMeter = (address: string): Meter => ({ bucket: `addr:${address}`, perMinute: null });
@@ -29,10 +37,20 @@ redis.defineCommand("chargeWindow", {
 if count == tonumber(ARGV[1]) then redis.call("PEXPIRE", KEYS[1], ARGV[2]) end
 return count`,
 });
+/** The same for a key's window, unless the key's revocation mark is set: then -1, and nothing is counted. */
+redis.defineCommand("chargeKeyWindow", {
+  numberOfKeys: 2,
+  lua: `if redis.call("EXISTS", KEYS[2]) == 1 then return -1 end
+local count = redis.call("INCRBY", KEYS[1], ARGV[1])
+if count == tonumber(ARGV[1]) then redis.call("PEXPIRE", KEYS[1], ARGV[2]) end
+return count`,
+});
 declare module "ioredis" {
   interface RedisCommander<Context> {
     /** INCRBY `counter` by `calls`, with a time to live of `ttlMs` when new; the new count. */
     chargeWindow(counter: string, calls: number, ttlMs: number): Result<number, Context>;
+    /** chargeWindow, or -1 when `revoked` (a key's revocation mark) exists. */
+    chargeKeyWindow(counter: string, revoked: string, calls: number, ttlMs: number): Result<number, Context>;
   }
 }
 
@@ -52,8 +70,9 @@ const secondsUntil = (end: number, now: number) => Math.max(1, Math.ceil((end - 
 
 /**
  * Charges `calls` calls to a meter for the current minute. Fixed one-minute windows counted in
- * Redis, so the limit holds across API instances. Throws RATE_LIMIT_EXCEEDED past the limit and
- * EXTERNAL_SERVICE_ERROR while Redis is unreachable. REST charges one call per request, GraphQL
+ * Redis, so the limit holds across API instances. Throws RATE_LIMIT_EXCEEDED past the limit,
+ * KEY_NOT_AUTHORIZED for a key revoked since this process read it, and EXTERNAL_SERVICE_ERROR
+ * while Redis is unreachable. REST charges one call per request, GraphQL
  * one per root field.
  */
 export async function chargeCalls(meter: Meter, calls: number, now = new Date()): Promise<void> {
@@ -63,9 +82,17 @@ export async function chargeCalls(meter: Meter, calls: number, now = new Date())
   const counter = `payreq:rate:${meter.bucket}:${window}`;
   let count: number;
   try {
-    count = Number(await redis.chargeWindow(counter, calls, WINDOW_MS + 1_000));
+    count = Number(
+      meter.keyPrefix === undefined
+        ? await redis.chargeWindow(counter, calls, WINDOW_MS + 1_000)
+        : await redis.chargeKeyWindow(counter, revocationMark(meter.keyPrefix), calls, WINDOW_MS + 1_000),
+    );
   } catch (err) {
     throw new ExternalServiceError("The rate limiter is unavailable; try again shortly.", { cause: err });
+  }
+  if (count === -1 && meter.keyPrefix !== undefined) {
+    forgetKey(meter.keyPrefix);
+    throw new UnauthenticatedError();
   }
   if (!Number.isFinite(count)) throw new ExternalServiceError("The rate limiter is unavailable; try again shortly.");
   if (count > (meter.perMinute ?? config.rateLimit.perMinute)) {

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { DomainContext } from "../domain/context.js";
 import { hashApiKey } from "../domain/keys/api-key.js";
-import { authenticate, recordKeyUse, type AuthenticatedKey } from "../domain/keys/authenticate.js";
+import { recordKeyUse, type AuthenticatedKey } from "../domain/keys/authenticate.js";
 import { UnauthenticatedError } from "../domain/errors.js";
 import { logger } from "../api-logger.js";
 import type { Logger } from "../logger.js";
+import { authenticateKnown } from "./key-cache.js";
 import { addressMeter, isSpent, keyMeter, type Meter } from "./rate-limit.js";
 
 const requestIds = new WeakMap<Request, string>();
@@ -86,7 +87,7 @@ export function requestContext(request: Request): RequestContext {
   let presentedHash: string | null | undefined;
   const hashOfPresented = () => (presentedHash ??= presented && presented.length <= 200 ? hashApiKey(presented.trim()) : null);
   const authenticated = () =>
-    (key ??= authenticate(presented, hashOfPresented() ?? undefined).then(async (found) => {
+    (key ??= authenticateKnown(presented, hashOfPresented()).then(async (found) => {
       await recordKeyUse(found, new Date());
       return found;
     }));

@@ -47,8 +47,9 @@ export async function authenticate(key: string | null | undefined, hash?: string
 /** lastUsedAt is a hint for operators; refreshing it at most once a minute keeps reads cheap. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** Records that a key was used, at most once a minute per key. */
+/** Records that a key was used, at most once a minute per key (`key` remembers when, for keys read once and used again). */
 export async function recordKeyUse(key: AuthenticatedKey, now: Date): Promise<void> {
   if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() <= LAST_USED_RESOLUTION_MS) return;
+  key.lastUsedAt = now;
   await pool.query(prepared("UPDATE api_key SET last_used_at = $2 WHERE id = $1", [key.keyId, toUtcText(now)]));
 }

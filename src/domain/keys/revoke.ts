@@ -1,7 +1,8 @@
 import { db } from "../../db.js";
+import { markRevoked } from "../../key-revocations.js";
 import { requireOperator } from "../auth.js";
 import type { DomainContext } from "../context.js";
-import { ValidationError } from "../errors.js";
+import { ExternalServiceError, ValidationError } from "../errors.js";
 import { keyPrefixOf } from "./api-key.js";
 import { revokeApiKeyInput } from "./schemas.js";
 import { recordActivity } from "../audit/record.js";
@@ -22,6 +23,14 @@ export async function revokeApiKey(ctx: DomainContext, keyOrPrefix: string) {
   });
   const key = await db.apiKey.findUnique({ where: { prefix } });
   if (!key) throw new ValidationError("BAD_REQUEST", `No API key has the prefix ${prefix}.`);
+  try {
+    await markRevoked(prefix);
+  } catch (err) {
+    throw new ExternalServiceError(
+      `The key ${prefix} is revoked, but Redis could not be told: API processes may accept it for 10 seconds more.`,
+      { cause: err },
+    );
+  }
   ctx.logger.info({ keyPrefix: prefix }, revoked.count ? "api key revoked" : "api key was already revoked");
   return { prefix, revokedAt: key.revokedAt!.toISOString() };
 }

@@ -1,0 +1,30 @@
+import { Redis } from "ioredis";
+
+/**
+ * How a revocation reaches running API processes: a mark per revoked key in Redis. An API process
+ * takes a key it has read as valid for a few seconds (transport/key-cache.ts); the rate limit's
+ * charge, made before a call uses its key, reads the mark in the same round trip, so a revoked key
+ * is refused at once by every process. The mark outlives every such reading by far.
+ */
+export const revocationMark = (prefix: string) => `payreq:revoked:${prefix}`;
+export const REVOCATION_MARK_MS = 10 * 60_000;
+
+let redis: Redis | undefined;
+
+/** Connects (on first use) to the Redis the API processes use. A process that revokes keys opens it first. */
+export function openKeyRevocations(url: string): void {
+  redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: 2_000 });
+  // A failed command says why; the connection's own errors would only repeat it.
+  redis.on("error", () => {});
+}
+
+/** Leaves the mark of a revoked key. */
+export async function markRevoked(prefix: string): Promise<void> {
+  if (!redis) throw new Error("openKeyRevocations was not called: revocations could not reach the API processes");
+  await redis.set(revocationMark(prefix), "1", "PX", REVOCATION_MARK_MS);
+}
+
+export async function closeKeyRevocations(): Promise<void> {
+  if (!redis || redis.status === "wait" || redis.status === "end") return;
+  await redis.quit().catch(() => redis?.disconnect());
+}
