@@ -93,11 +93,13 @@ async function neighbourOf(bench: Bench) {
   };
 }
 
+type Neighbour = Awaited<ReturnType<typeof neighbourOf>>;
+
 /** Idle and flooded blocks in turn; `flooded(block)` runs a block under the flood. */
 async function alternate(
   flood: Isolation["flood"],
   rounds: number,
-  neighbour: Awaited<ReturnType<typeof neighbourOf>>,
+  neighbour: Neighbour,
   flooded: (block: () => Promise<number[]>) => Promise<number[]>,
 ): Promise<Isolation> {
   await neighbour.block(); // warm-up
@@ -116,12 +118,7 @@ async function alternate(
   return { flood, idleP95, floodedP95, ratio: floodedP95 / idleP95, samples: idle.length };
 }
 
-async function refusedDocuments(
-  bench: Bench,
-  env: NodeJS.ProcessEnv,
-  rounds: number,
-  neighbour: Awaited<ReturnType<typeof neighbourOf>>,
-) {
+async function refusedDocuments(bench: Bench, env: NodeJS.ProcessEnv, rounds: number, neighbour: Neighbour) {
   const flooder = await admin(env, "merchant", "create", "--name", "Bench document flooder");
   await bench.sql.query("UPDATE api_key SET rate_limit_per_minute = 20 WHERE prefix = $1", [keyPrefixOf(flooder.apiKey!)]);
   const child = startHelper("bench/floods/refused-documents.ts", [bench.api, flooder.apiKey!], env);
@@ -149,12 +146,7 @@ async function refusedDocuments(
   }
 }
 
-async function subscriptions(
-  bench: Bench,
-  env: NodeJS.ProcessEnv,
-  rounds: number,
-  neighbour: Awaited<ReturnType<typeof neighbourOf>>,
-) {
+async function subscriptions(bench: Bench, env: NodeJS.ProcessEnv, rounds: number, neighbour: Neighbour) {
   const flooder = await admin(env, "merchant", "create", "--name", "Bench stream flooder");
   const headers = { "x-api-key": flooder.apiKey!, "content-type": "application/json" };
   const child = startHelper("bench/floods/stream-holder.ts", [bench.api, flooder.apiKey!, String(STREAMS)], env);

@@ -3,6 +3,7 @@
  * the milliseconds from a cancel's answer until every stream has heard the change.
  */
 import { createBody, type Bench } from "./calls.js";
+import { openChangeStream } from "./change-stream.js";
 import { call, waitUntil } from "./load.js";
 import type { BenchOptions } from "./options.js";
 import { percentile } from "./report.js";
@@ -15,24 +16,14 @@ export async function measureFanOut(bench: Bench, options: BenchOptions): Promis
   const heardBy = new Map<string, number>();
   await Promise.all(
     Array.from({ length: STREAMS }, async () => {
-      const response = await fetch(`${api}/graphql`, {
-        method: "POST",
-        signal: streamsStop.signal,
-        headers: { ...headers, accept: "text/event-stream" },
-        body: JSON.stringify({ query: "subscription { paymentRequestChanged { id status } }" }),
-      });
-      if (response.status !== 200) throw new Error(`bench: a subscription was refused: HTTP ${response.status}`);
-      void (async () => {
-        const decoder = new TextDecoder();
-        let buffer = "";
-        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-          buffer += decoder.decode(chunk, { stream: true });
-          const events = buffer.split("\n\n");
-          buffer = events.pop()!;
-          for (const id of events.flatMap((event) => /"id":"([^"]+)"/.exec(event)?.[1] ?? []))
-            heardBy.set(id, (heardBy.get(id) ?? 0) + 1);
-        }
-      })().catch(() => {}); // ends when the bench aborts the streams
+      const stream = await openChangeStream(
+        api,
+        headers["x-api-key"]!,
+        (id) => heardBy.set(id, (heardBy.get(id) ?? 0) + 1),
+        streamsStop.signal,
+      );
+      if (stream.status !== 200) throw new Error(`bench: a subscription was refused: HTTP ${stream.status}`);
+      stream.ended.catch(() => {}); // ends when the bench aborts the streams
     }),
   );
   /** Creates and cancels a request; the milliseconds from the cancel's answer until every stream heard it. */
