@@ -8,8 +8,11 @@ import { authenticate, type AuthenticatedKey } from "../domain/keys/authenticate
 export const KEY_CACHE_MS = 10_000;
 const MAX_KEYS = 10_000;
 
+/** A key as read (or being read), until when it is taken as read, and its prefix once known. */
+type Known = { key: Promise<AuthenticatedKey>; until: number; prefix?: string };
+
 /** Keys lately found, by the hash of the key as presented; only keys that exist are kept. */
-const known = new Map<string, { key: Promise<AuthenticatedKey>; until: number; prefix?: string }>();
+const known = new Map<string, Known>();
 
 /**
  * The key a call presents (see authenticate), read at most once every KEY_CACHE_MS per process;
@@ -21,7 +24,7 @@ export function authenticateKnown(presented: string | null, hash: string | null,
   if (hit && hit.until > now) return hit.key;
   const key = authenticate(presented, hash);
   if (known.size >= MAX_KEYS) known.delete(known.keys().next().value!);
-  const entry: { key: Promise<AuthenticatedKey>; until: number; prefix?: string } = { key, until: now + KEY_CACHE_MS };
+  const entry: Known = { key, until: now + KEY_CACHE_MS };
   known.set(hash, entry);
   key.then(
     (found) => (entry.prefix = found.keyPrefix),
