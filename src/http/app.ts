@@ -62,8 +62,10 @@ export function createApp(settings: { graphql?: Partial<typeof config.graphql> }
     }
     return length > MAX_BODY_BYTES ? tooLarge(c) : next();
   });
-  // Yoga answers CORS preflights itself (graphql/yoga.ts).
-  app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => yoga.fetch(c.req.raw));
+  // Yoga answers CORS preflights itself (graphql/yoga.ts). handleRequest, not fetch: fetch races
+  // the answer against the Request's abort signal, and reading that signal makes @hono/node-server
+  // build an AbortController for every call. A stream still ends when its client goes.
+  app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => yoga.handleRequest(c.req.raw, {}));
   app.get("/health", (c) => c.json({ status: "ok" }));
   app.get("/ready", async (c) => {
     const [database, redisUp] = await Promise.all([databaseReachable(), redisReachable()]);
