@@ -1,3 +1,4 @@
+import type { StatementParams } from "../db.js";
 import type { Logger } from "../logger.js";
 
 /** Who is calling. Keys are resolved to an actor once per call; operators use the CLI. */
@@ -12,14 +13,16 @@ export interface DomainContext {
   /** The clock; tests may pin it. */
   now: () => Date;
   /**
-   * The idempotency key the call's write is made under, if any: the write notes the entity it
-   * produced on the key's claim in its own transaction (see transport/idempotency.ts).
+   * What the caller's transport adds to the statement that makes the call's change, so it commits
+   * with it (an idempotency key notes the entity produced: transport/idempotency.ts). The domain
+   * runs it and knows nothing of what it writes.
    */
-  idempotencyClaim?: IdempotencyClaim;
+  alongWrite?: WriteHook;
 }
 
-/** A claimed idempotency key: the API key prefix (or `operator`) it belongs to, and the key. */
-export interface IdempotencyClaim {
-  scope: string;
-  key: string;
-}
+/**
+ * A part of a write statement (one CTE, `name AS (...)`) given the id of the entity the change
+ * produced, its parameters added to `p`. With `when`, the name of an earlier CTE, it must take effect
+ * only if that CTE returned a row.
+ */
+export type WriteHook = (p: StatementParams, entityId: string, when?: string) => string;

@@ -1,54 +1,55 @@
 import type { z } from "zod";
 import type { DomainContext } from "../domain/context.js";
-import {
-  DomainError,
-  ForbiddenError,
-  LedgerRefusedError,
-  NotFoundError,
-  StateConflictError,
-  ValidationError,
-} from "../domain/errors.js";
+import type { ErrorCode } from "../domain/errors.js";
 import { fingerprintOf, withIdempotency } from "../transport/idempotency.js";
+import type { GraphQLContext } from "./context.js";
+import { errorOfCode, isReplayable } from "./errors.js";
 
-const replayable = { ValidationError, NotFoundError, ForbiddenError, StateConflictError, LedgerRefusedError } as const;
+/** What a retry is given back: the entity's id, or the typed error's code and message. */
+type Outcome = { id: string } | { error: { code: ErrorCode; message: string } };
 
-type Outcome = { id: string } | { error: { type: keyof typeof replayable; code: string; message: string } };
+/** A mutation that takes `input` and `idempotencyKey` and returns an entity with an id. */
+export interface IdempotentMutation<Input, T extends { id: string }> {
+  /** The mutation's name: the same key on another mutation is another call. */
+  operation: string;
+  /** The domain operation's input schema: inputs it reads the same are the same call. */
+  schema: z.ZodObject;
+  run: (ctx: DomainContext, input: Input) => Promise<T>;
+  /** The entity as it is now, for a retry: read with the caller's own context. */
+  reload: (ctx: DomainContext, id: string) => Promise<T>;
+}
 
 /**
- * A mutation made with `idempotencyKey`: the first outcome is kept, and a retry (with an input that
- * `schema`, the domain operation's, reads the same) gets the same entity back (as it is now) or the
- * same typed error. Without a key the mutation just runs.
+ * The resolver of a mutation made with `idempotencyKey`: the first outcome is kept, and a retry
+ * (with an input the domain operation reads the same) gets the same entity back (as it is now) or
+ * the same typed error. Without a key the mutation just runs.
  */
-export async function idempotent<T extends { id: string }>(
-  ctx: DomainContext,
-  key: string | null | undefined,
-  operation: string,
-  schema: z.ZodObject,
-  input: unknown,
-  run: (ctx: DomainContext) => Promise<T>,
-  reload: (id: string) => Promise<T>,
-): Promise<T> {
-  if (key === null || key === undefined) return run(ctx);
-  let result: T | undefined;
-  const { outcome, replayed } = await withIdempotency<Outcome>(
-    ctx.actor,
-    key,
-    fingerprintOf(`graphql:${operation}`, schema, input),
-    async (claim) => {
-      try {
-        result = await run({ ...ctx, idempotencyClaim: claim });
-        return { id: result.id };
-      } catch (error) {
-        const type = error instanceof DomainError ? (error.constructor.name as keyof typeof replayable) : undefined;
-        if (!type || !(type in replayable)) throw error;
-        return { error: { type, code: (error as DomainError).code, message: (error as DomainError).message } };
-      }
-    },
-    async (id) => ({ id }),
-  );
-  if ("error" in outcome) {
-    const ErrorClass = replayable[outcome.error.type] as new (code: string, message: string) => DomainError;
-    throw new ErrorClass(outcome.error.code, outcome.error.message);
-  }
-  return replayed || !result ? reload(outcome.id) : result;
+export function idempotentMutation<Input, T extends { id: string }>(mutation: IdempotentMutation<Input, T>) {
+  return async (
+    _root: unknown,
+    { input, idempotencyKey }: { input: Input; idempotencyKey?: string | null },
+    ctx: GraphQLContext,
+  ): Promise<T> => {
+    const domain = await ctx.domain();
+    if (idempotencyKey === null || idempotencyKey === undefined) return mutation.run(domain, input);
+    let result: T | undefined;
+    const { outcome, replayed } = await withIdempotency<Outcome>(
+      domain.actor,
+      idempotencyKey,
+      fingerprintOf(`graphql:${mutation.operation}`, mutation.schema, input),
+      async (alongWrite) => {
+        try {
+          result = await mutation.run({ ...domain, alongWrite }, input);
+          return { id: result.id };
+        } catch (error) {
+          // Typed errors are outcomes; anything else (an outage) releases the key for a retry.
+          if (!isReplayable(error)) throw error;
+          return { error: { code: error.code, message: error.message } };
+        }
+      },
+      async (id) => ({ id }),
+    );
+    if ("error" in outcome) throw errorOfCode(outcome.error.code, outcome.error.message);
+    return replayed || !result ? mutation.reload(domain, outcome.id) : result;
+  };
 }

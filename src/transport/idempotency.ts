@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { pool, prepared, toUtcText as utc } from "../db.js";
-import type { Actor, IdempotencyClaim } from "../domain/context.js";
+import type { Actor, WriteHook } from "../domain/context.js";
 import { StateConflictError, ValidationError } from "../domain/errors.js";
 import { checkInput } from "../domain/validation.js";
 
@@ -44,7 +44,8 @@ export function fingerprintOf(operation: string, schema: z.ZodObject, input: unk
  * outcome to every retry, errors included. The claim is a single INSERT (an expired claim is taken
  * over in the same statement), so two concurrent calls cannot both run: the second is told
  * IDEMPOTENCY_KEY_IN_USE, and the same key with other parameters IDEMPOTENCY_KEY_REUSED.
- * `run` returns the outcome to store; if it throws, the claim is released so a retry can run.
+ * `run` returns the outcome to store; if it throws, the claim is released so a retry can run. It is
+ * handed the part its write statement adds to note the entity it produced on the claim.
  * Both transports use it: REST keeps the response (http/rest/idempotency.ts), GraphQL the
  * mutation's entity or typed error (graphql/idempotent.ts).
  */
@@ -52,7 +53,7 @@ export async function withIdempotency<O>(
   actor: Actor,
   key: string,
   fingerprint: string,
-  run: (claim: IdempotencyClaim) => Promise<O>,
+  run: (alongWrite: WriteHook) => Promise<O>,
   rebuild: (entityId: string) => Promise<O>,
 ): Promise<{ outcome: O; replayed: boolean }> {
   const parsed = idempotencyKey.safeParse(key);
@@ -74,7 +75,6 @@ export async function withIdempotency<O>(
       [scope, parsed.data, fingerprint, utc(now), utc(new Date(now.getTime() + RETENTION_MS))],
     ),
   );
-  const claim = { scope, key: parsed.data };
   if (!claimed.rowCount) {
     const { rows } = await pool.query<{ fingerprint: string; outcome: O | null; entityId: string | null }>(
       prepared(
@@ -105,7 +105,7 @@ export async function withIdempotency<O>(
 
   let outcome: O;
   try {
-    outcome = await run(claim);
+    outcome = await run(notingEntity(scope, parsed.data));
   } catch (error) {
     await pool.query(prepared("DELETE FROM idempotency_key WHERE api_key_prefix = $1 AND key = $2", [scope, parsed.data]));
     throw error;
@@ -119,3 +119,13 @@ export async function withIdempotency<O>(
   );
   return { outcome, replayed: false };
 }
+
+/**
+ * Notes, on a claim, the entity its write produced, in the write's own statement: a retry after a
+ * crash between the commit and the stored outcome finds the entity (see withIdempotency).
+ */
+const notingEntity =
+  (scope: string, key: string): WriteHook =>
+  (p, entityId, when) =>
+    `claim AS (UPDATE idempotency_key SET entity_id = ${p.add(entityId)}::uuid
+               WHERE api_key_prefix = ${p.add(scope)} AND key = ${p.add(key)}${when ? ` AND EXISTS (SELECT 1 FROM ${when})` : ""})`;

@@ -36,6 +36,7 @@ type Documents = {
     "\n  mutation ParityCancel($input: RequestCancelInput!) {\n    requestCancel(input: $input) {\n      __typename\n      ... on Error {\n        code\n      }\n    }\n  }\n": typeof types.ParityCancelDocument,
     "\n  mutation ParityRefund($input: TransactionRefundInput!) {\n    transactionRefund(input: $input) {\n      __typename\n      ... on Error {\n        code\n      }\n    }\n  }\n": typeof types.ParityRefundDocument,
     "\n  mutation IdempotentCreate($input: RequestCreateInput!, $key: String) {\n    requestCreate(input: $input, idempotencyKey: $key) {\n      __typename\n      ... on PaymentRequest {\n        id\n      }\n      ... on Error {\n        code\n      }\n    }\n  }\n": typeof types.IdempotentCreateDocument,
+    "\n  mutation IdempotentPay($input: RequestPayInput!, $key: String) {\n    requestPay(input: $input, idempotencyKey: $key) {\n      __typename\n      ... on PaymentRequest {\n        id\n      }\n      ... on Error {\n        code\n      }\n    }\n  }\n": typeof types.IdempotentPayDocument,
     "\n      mutation CrashCreate($input: RequestCreateInput!, $key: String) {\n        requestCreate(input: $input, idempotencyKey: $key) {\n          ... on PaymentRequest {\n            id\n          }\n          ... on Error {\n            code\n          }\n        }\n      }\n    ": typeof types.CrashCreateDocument,
 };
 const documents: Documents = {
@@ -61,6 +62,7 @@ const documents: Documents = {
     "\n  mutation ParityCancel($input: RequestCancelInput!) {\n    requestCancel(input: $input) {\n      __typename\n      ... on Error {\n        code\n      }\n    }\n  }\n": types.ParityCancelDocument,
     "\n  mutation ParityRefund($input: TransactionRefundInput!) {\n    transactionRefund(input: $input) {\n      __typename\n      ... on Error {\n        code\n      }\n    }\n  }\n": types.ParityRefundDocument,
     "\n  mutation IdempotentCreate($input: RequestCreateInput!, $key: String) {\n    requestCreate(input: $input, idempotencyKey: $key) {\n      __typename\n      ... on PaymentRequest {\n        id\n      }\n      ... on Error {\n        code\n      }\n    }\n  }\n": types.IdempotentCreateDocument,
+    "\n  mutation IdempotentPay($input: RequestPayInput!, $key: String) {\n    requestPay(input: $input, idempotencyKey: $key) {\n      __typename\n      ... on PaymentRequest {\n        id\n      }\n      ... on Error {\n        code\n      }\n    }\n  }\n": types.IdempotentPayDocument,
     "\n      mutation CrashCreate($input: RequestCreateInput!, $key: String) {\n        requestCreate(input: $input, idempotencyKey: $key) {\n          ... on PaymentRequest {\n            id\n          }\n          ... on Error {\n            code\n          }\n        }\n      }\n    ": types.CrashCreateDocument,
 };
 
@@ -166,6 +168,10 @@ export function graphql(source: "\n  mutation ParityRefund($input: TransactionRe
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation IdempotentCreate($input: RequestCreateInput!, $key: String) {\n    requestCreate(input: $input, idempotencyKey: $key) {\n      __typename\n      ... on PaymentRequest {\n        id\n      }\n      ... on Error {\n        code\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation IdempotentCreate($input: RequestCreateInput!, $key: String) {\n    requestCreate(input: $input, idempotencyKey: $key) {\n      __typename\n      ... on PaymentRequest {\n        id\n      }\n      ... on Error {\n        code\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation IdempotentPay($input: RequestPayInput!, $key: String) {\n    requestPay(input: $input, idempotencyKey: $key) {\n      __typename\n      ... on PaymentRequest {\n        id\n      }\n      ... on Error {\n        code\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation IdempotentPay($input: RequestPayInput!, $key: String) {\n    requestPay(input: $input, idempotencyKey: $key) {\n      __typename\n      ... on PaymentRequest {\n        id\n      }\n      ... on Error {\n        code\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

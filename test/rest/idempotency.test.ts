@@ -21,6 +21,20 @@ const Create = graphql(`
   }
 `);
 
+const Pay = graphql(`
+  mutation IdempotentPay($input: RequestPayInput!, $key: String) {
+    requestPay(input: $input, idempotencyKey: $key) {
+      __typename
+      ... on PaymentRequest {
+        id
+      }
+      ... on Error {
+        code
+      }
+    }
+  }
+`);
+
 const withKey = (key: string) => ({ "idempotency-key": key });
 
 /** A merchant of its own with a funded wallet, a caller that sends an Idempotency-Key, and a create's parameters. */
@@ -129,6 +143,26 @@ describe("Idempotency-Key", () => {
     const reused = await gql(Create, { input: { ...input, amount: 10 }, key }, merchant.apiKey);
     expect(reused.data!.requestCreate).toMatchObject({ __typename: "StateConflictError", code: "IDEMPOTENCY_KEY_REUSED" });
     expect(await db.paymentRequest.count({ where: { merchantId: merchant.merchantId } })).toBe(1);
+  });
+
+  it("replays a GraphQL mutation's typed error by its code, even once the call would now succeed", async () => {
+    const { merchant, wallet, create } = await merchantWithWallet();
+    const created = (await gql(Create, { input: { ...create, amount: 4000 } }, merchant.apiKey)).data!.requestCreate as {
+      id: string;
+    };
+    const input = { requestId: created.id, ledger: "sandbox.nzd.wallet", authorization: wallet.walletId };
+    const key = randomUUID();
+    const refused = await gql(Pay, { input, key }, merchant.apiKey);
+    expect(refused.data!.requestPay).toEqual({ __typename: "LedgerRefusedError", code: "INSUFFICIENT_ASSET_BALANCE" });
+    // What is kept names the error by its code alone: renaming an error class cannot break a retry.
+    const kept = await db.idempotencyKey.findFirstOrThrow({ where: { key } });
+    expect(kept.outcome).toEqual({ error: { code: "INSUFFICIENT_ASSET_BALANCE", message: expect.any(String) } });
+
+    await db.sandboxWallet.update({ where: { id: wallet.walletId }, data: { balance: 10_000n } });
+    expect(await gql(Pay, { input, key }, merchant.apiKey)).toEqual(refused);
+    expect(await walletBalance(wallet.walletId)).toBe(10_000n);
+    // Without the key the same pay now goes through.
+    expect((await gql(Pay, { input }, merchant.apiKey)).data!.requestPay).toMatchObject({ __typename: "PaymentRequest" });
   });
 });
 

@@ -18,7 +18,7 @@ import { requireMerchant } from "../../domain/auth.js";
 import type { RequestChange } from "../../domain/requests/changes.js";
 import { filter, pipe } from "graphql-yoga";
 import { builder } from "../builder.js";
-import { idempotent } from "../idempotent.js";
+import { idempotentMutation } from "../idempotent.js";
 import { PaymentMethodEnum, RequestStatusEnum } from "../enums.js";
 import { Transaction } from "./transaction.js";
 import { WebhookEvent } from "./webhook-event.js";
@@ -198,7 +198,7 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const reloadRequest = (ctx: DomainContext) => (requestId: string) => getRequest(ctx, { requestId });
+const reloadRequest = (ctx: DomainContext, requestId: string) => getRequest(ctx, { requestId });
 
 builder.mutationFields((t) => {
   const idempotencyKey = t.arg.string({ description: "Retries with the same key get the first outcome back (24 hours)." });
@@ -208,18 +208,12 @@ builder.mutationFields((t) => {
       description: "Create a payment request (status NEW).",
       args: { input: t.arg({ type: RequestCreateInput, required: true, description: "The request." }), idempotencyKey },
       errors: {},
-      resolve: async (_root, { input, idempotencyKey: key }, ctx) => {
-        const domain = await ctx.domain();
-        return idempotent(
-          domain,
-          key,
-          "requestCreate",
-          createRequestInput,
-          input,
-          (ctx) => createRequest(ctx, input),
-          reloadRequest(domain),
-        );
-      },
+      resolve: idempotentMutation({
+        operation: "requestCreate",
+        schema: createRequestInput,
+        run: createRequest,
+        reload: reloadRequest,
+      }),
     }),
     requestPay: t.field({
       type: PaymentRequest,
@@ -229,36 +223,19 @@ builder.mutationFields((t) => {
         idempotencyKey,
       },
       errors: {},
-      resolve: async (_root, { input, idempotencyKey: key }, ctx) => {
-        const domain = await ctx.domain();
-        return idempotent(
-          domain,
-          key,
-          "requestPay",
-          payRequestInput,
-          input,
-          (ctx) => payRequest(ctx, input),
-          reloadRequest(domain),
-        );
-      },
+      resolve: idempotentMutation({ operation: "requestPay", schema: payRequestInput, run: payRequest, reload: reloadRequest }),
     }),
     requestCancel: t.field({
       type: PaymentRequest,
       description: "Cancel an open request.",
       args: { input: t.arg({ type: RequestCancelInput, required: true, description: "The request." }), idempotencyKey },
       errors: {},
-      resolve: async (_root, { input, idempotencyKey: key }, ctx) => {
-        const domain = await ctx.domain();
-        return idempotent(
-          domain,
-          key,
-          "requestCancel",
-          cancelRequestInput,
-          input,
-          (ctx) => cancelRequest(ctx, input),
-          reloadRequest(domain),
-        );
-      },
+      resolve: idempotentMutation({
+        operation: "requestCancel",
+        schema: cancelRequestInput,
+        run: cancelRequest,
+        reload: reloadRequest,
+      }),
     }),
   };
 });

@@ -3,7 +3,7 @@ import { refundTransaction } from "../../domain/transactions/refund.js";
 import { refundTransactionCodes, refundTransactionInput, transactionIdCodes } from "../../domain/transactions/schemas.js";
 import { parameterCodes } from "../strict-variables.js";
 import { builder } from "../builder.js";
-import { idempotent } from "../idempotent.js";
+import { idempotentMutation } from "../idempotent.js";
 import { merchantsOnly, readableByPayers } from "../visibility.js";
 import { TransactionStateEnum, TransactionTypeEnum } from "../enums.js";
 
@@ -87,17 +87,11 @@ builder.mutationFields((t) => ({
       idempotencyKey: t.arg.string({ description: "Retries with the same key get the first outcome back (24 hours)." }),
     },
     errors: {},
-    resolve: async (_root, { input, idempotencyKey }, ctx) => {
-      const domain = await ctx.domain();
-      return idempotent(
-        domain,
-        idempotencyKey,
-        "transactionRefund",
-        refundTransactionInput,
-        input,
-        (claimed) => refundTransaction(claimed, input),
-        (transactionId) => getTransaction(domain, { transactionId }),
-      );
-    },
+    resolve: idempotentMutation({
+      operation: "transactionRefund",
+      schema: refundTransactionInput,
+      run: refundTransaction,
+      reload: (ctx, transactionId) => getTransaction(ctx, { transactionId }),
+    }),
   }),
 }));

@@ -18,8 +18,8 @@ export const idempotentWrites = createMiddleware<RestEnv>(async (c, next) => {
     c.var.ctx.actor,
     key,
     fingerprintOf(c.var.operation, c.var.route.write!.input, c.var.params),
-    async (claim) => {
-      c.set("ctx", { ...c.var.ctx, idempotencyClaim: claim });
+    async (alongWrite) => {
+      c.set("ctx", { ...c.var.ctx, alongWrite });
       await next();
       if (c.res.status >= 500) throw c.error ?? new Error(`${c.var.operation} answered ${c.res.status}`);
       return { status: c.res.status, body: await c.res.clone().json() };
