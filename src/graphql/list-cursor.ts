@@ -1,3 +1,4 @@
+import type { ListPage } from "../domain/requests/list.js";
 import { ValidationError } from "../domain/errors.js";
 import { UUID } from "../domain/validation.js";
 
@@ -9,11 +10,23 @@ const CURSOR_PREFIX = "GPC:S:";
  * is read: anything else is refused as BAD_REQUEST before it can reach the database. Whether the
  * row is one of the list's own is the list's question (domain/requests/list.ts).
  */
+const notThisList = () => new ValidationError("BAD_REQUEST", "after and before must be cursors returned by this list.");
+
 export function decodeListCursor(cursor: string): string {
   const text = Buffer.from(cursor, "base64").toString("utf8");
   const id = text.startsWith(CURSOR_PREFIX) ? text.slice(CURSOR_PREFIX.length) : "";
   if (Buffer.from(text, "utf8").toString("base64") !== cursor || !UUID.test(id)) {
-    throw new ValidationError("BAD_REQUEST", "after and before must be cursors returned by this list.");
+    throw notThisList();
   }
   return id;
+}
+
+/**
+ * The page a Pothos connection asks for (`take`, and a cursor on the id column it then asks to
+ * skip), as the domain's lists read a page.
+ */
+export function listPage(query: { take?: number; cursor?: { id?: string } }): ListPage {
+  if (!query.cursor) return { take: query.take };
+  if (!query.cursor.id) throw notThisList();
+  return { take: query.take, cursorId: query.cursor.id };
 }

@@ -59,6 +59,9 @@ describe("dashboard lists", () => {
 
     const purchases = await gql(Transactions, { filter: { type: "PURCHASE" } }, merchant.apiKey);
     expect(purchases.data!.transactions.edges.map((e) => e.node.transactionType)).toEqual(["PURCHASE"]);
+    // Fields that read the transaction's refunds are answered in a list too.
+    expect(purchases.errors).toBeUndefined();
+    expect(purchases.data!.transactions.edges[0]!.node).toMatchObject({ amount: 1000, refundableAmount: 1000, refunds: [] });
   });
 
   it("shows each merchant only its own", async () => {

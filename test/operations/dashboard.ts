@@ -33,6 +33,10 @@ export const Transactions = graphql(`
           id
           transactionType
           amount
+          refundableAmount
+          refunds {
+            amount
+          }
         }
       }
     }

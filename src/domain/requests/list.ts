@@ -1,5 +1,5 @@
 import { db, type Prisma } from "../../db.js";
-import type { RequestStatus, TransactionType } from "../../generated/prisma/client.js";
+import type { RequestStatus, Transaction, TransactionType } from "../../generated/prisma/client.js";
 import { requireMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { ValidationError } from "../errors.js";
@@ -15,16 +15,25 @@ import { findRequestDetailsByIds, type RequestDetails } from "./aggregate.js";
 const notThisList = () => new ValidationError("BAD_REQUEST", "after and before must be cursors returned by this list.");
 
 /**
- * A page as it is queried, and the id of the row it starts at (if any). The cursor's row is left
- * out by id rather than skipped (Pothos asks to skip one row), so a cursor row that does not match
- * the filter (a request paid since, or a cursor taken under another filter) does not cost the
- * next row its place.
+ * A page of a list, newest first: at most `take` rows after the row `cursorId` (with a negative
+ * `take`, the rows before it, nearest first, as Prisma reads a cursor).
  */
-function startingAt<Page extends { cursor?: { id?: string } | null }>(page: Page) {
-  if (!page.cursor) return { page, cursorId: null, notCursor: {} };
-  const { id } = page.cursor;
-  if (!id) throw notThisList();
-  return { page: { ...page, skip: 0 }, cursorId: id, notCursor: { id: { not: id } } };
+export interface ListPage {
+  take?: number;
+  cursorId?: string;
+}
+
+/**
+ * The page as Prisma queries it. The cursor's row is left out by id rather than skipped, so a
+ * cursor row that does not match the filter (a request paid since, or a cursor taken under another
+ * filter) does not cost the next row its place.
+ */
+function startingAt({ take, cursorId }: ListPage): {
+  page: { take?: number; cursor?: { id: string } };
+  notCursor: { id?: { not: string } };
+} {
+  if (cursorId === undefined) return { page: { take }, notCursor: {} };
+  return { page: { take, cursor: { id: cursorId } }, notCursor: { id: { not: cursorId } } };
 }
 
 /** The text of a request filter, checked before it reaches the database. */
@@ -64,19 +73,14 @@ function statusWhere(statuses: RequestStatus[], now: Date): Prisma.PaymentReques
 }
 
 /**
- * The calling merchant's payment requests, newest first, filtered; `page` carries a connection's
- * cursor, take and skip. Prisma finds the page's ids (the filters are its `where`); the requests are
+ * The calling merchant's payment requests, newest first, filtered, a page of them. Prisma finds the page's ids (the filters are its `where`); the requests are
  * then read as every request is (aggregate.ts), in one statement.
  */
-export async function listRequests(
-  ctx: DomainContext,
-  given: RequestFilter,
-  { take, skip, cursor }: Pick<Prisma.PaymentRequestFindManyArgs, "take" | "skip" | "cursor"> = {},
-): Promise<RequestDetails[]> {
+export async function listRequests(ctx: DomainContext, given: RequestFilter, page: ListPage = {}): Promise<RequestDetails[]> {
   const { merchantId } = requireMerchant(ctx);
   // A clientId of any format that names nothing matches nothing; text with U+0000 is refused.
   const filter = { ...given, ...parseInput(requestFilterText, {}, { ...given, status: undefined }) };
-  const start = startingAt({ take, skip, cursor });
+  const start = startingAt(page);
   const [rows, cursorRow] = await Promise.all([
     db.paymentRequest.findMany({
       ...start.page,
@@ -92,7 +96,8 @@ export async function listRequests(
       },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     }),
-    start.cursorId === null || db.paymentRequest.findFirst({ where: { id: start.cursorId, merchantId }, select: { id: true } }),
+    page.cursorId === undefined ||
+      db.paymentRequest.findFirst({ where: { id: page.cursorId, merchantId }, select: { id: true } }),
   ]);
   if (!cursorRow) throw notThisList();
   return findRequestDetailsByIds(rows.map((row) => row.id));
@@ -105,12 +110,12 @@ export interface TransactionFilter {
   createdTo?: Date | null;
 }
 
-/** The calling merchant's transactions, newest first, filtered (see listRequests for `page`). */
+/** The calling merchant's transactions, newest first, filtered, a page of them. */
 export async function listTransactions(
   ctx: DomainContext,
   given: TransactionFilter,
-  page: Omit<Prisma.TransactionFindManyArgs, "where" | "orderBy"> = {},
-) {
+  page: ListPage = {},
+): Promise<Transaction[]> {
   const { merchantId } = requireMerchant(ctx);
   const filter = { ...given, ...parseInput(transactionFilterText, {}, { ...given, type: undefined }) };
   const start = startingAt(page);
@@ -126,7 +131,7 @@ export async function listTransactions(
       },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     }),
-    start.cursorId === null || db.transaction.findFirst({ where: { id: start.cursorId, merchantId }, select: { id: true } }),
+    page.cursorId === undefined || db.transaction.findFirst({ where: { id: page.cursorId, merchantId }, select: { id: true } }),
   ]);
   if (!cursorRow) throw notThisList();
   return rows;

@@ -1,4 +1,4 @@
-import { db, type Prisma } from "../../db.js";
+import { db } from "../../db.js";
 import type { WebhookEventState } from "../../generated/prisma/client.js";
 import { requireMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
@@ -7,11 +7,9 @@ import type { DomainContext } from "../context.js";
 export async function listWebhookEvents(
   ctx: DomainContext,
   input: { states?: WebhookEventState[] | null; first?: number | null },
-  query: { include?: Prisma.WebhookEventInclude } = {},
 ) {
   const { merchantId } = requireMerchant(ctx);
   return db.webhookEvent.findMany({
-    ...query,
     where: { merchantId, ...(input.states ? { state: { in: input.states } } : {}) },
     orderBy: { createdAt: "desc" },
     take: Math.min(Math.max(input.first ?? 50, 1), 200),

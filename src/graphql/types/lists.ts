@@ -2,7 +2,8 @@ import type { FieldRef } from "@pothos/core";
 import { listRequests, listTransactions } from "../../domain/requests/list.js";
 import { builder } from "../builder.js";
 import { RequestStatusEnum, TransactionTypeEnum } from "../enums.js";
-import { decodeListCursor } from "../list-cursor.js";
+import { decodeListCursor, listPage } from "../list-cursor.js";
+import { selectedTransactions } from "../selected-transactions.js";
 
 const RequestFilter = builder.inputType("RequestFilter", {
   description: "Narrows a list of payment requests; every field is optional.",
@@ -52,7 +53,7 @@ builder.queryFields((t) => ({
         cursor: "id",
         description: "The merchant's payment requests, newest first (Relay cursor pagination).",
         args: { filter: t.arg({ type: RequestFilter, description: "Optional filters." }) },
-        resolve: async (query, _root, args, ctx) => listRequests(await ctx.domain(), args.filter ?? {}, query),
+        resolve: async (query, _root, args, ctx) => listRequests(await ctx.domain(), args.filter ?? {}, listPage(query)),
       },
       { description: "A page of payment requests." },
       { description: "A payment request and its cursor." },
@@ -65,7 +66,8 @@ builder.queryFields((t) => ({
         cursor: "id",
         description: "The merchant's transactions, newest first (Relay cursor pagination).",
         args: { filter: t.arg({ type: TransactionFilter, description: "Optional filters." }) },
-        resolve: async (query, _root, args, ctx) => listTransactions(await ctx.domain(), args.filter ?? {}, query),
+        resolve: async (query, _root, args, ctx) =>
+          selectedTransactions(query, await listTransactions(await ctx.domain(), args.filter ?? {}, listPage(query))),
       },
       { description: "A page of transactions." },
       { description: "A transaction and its cursor." },

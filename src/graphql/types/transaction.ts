@@ -4,6 +4,7 @@ import { refundTransactionCodes, refundTransactionInput, transactionIdCodes } fr
 import { parameterCodes } from "../strict-variables.js";
 import { builder } from "../builder.js";
 import { idempotentMutation } from "../idempotent.js";
+import { selectedTransactions } from "../selected-transactions.js";
 import { merchantsOnly, readableByPayers } from "../visibility.js";
 import { TransactionStateEnum, TransactionTypeEnum } from "../enums.js";
 
@@ -74,7 +75,11 @@ builder.queryFields((t) => ({
     description: "One of the merchant's transactions.",
     extensions: parameterCodes({ id: transactionIdCodes.transactionId }),
     args: { id: t.arg.id({ required: true, description: "The transactionId." }) },
-    resolve: async (query, _root, args, ctx) => getTransaction(await ctx.domain(), { transactionId: args.id }, query),
+    resolve: async (query, _root, args, ctx) => {
+      const transaction = await getTransaction(await ctx.domain(), { transactionId: args.id });
+      const [selected] = await selectedTransactions(query, [transaction]);
+      return selected!;
+    },
   }),
 }));
 

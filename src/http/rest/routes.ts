@@ -17,8 +17,8 @@ import {
   type PayRequestInput,
   type RequestInfoInput,
 } from "../../domain/requests/schemas.js";
-import { getTransaction } from "../../domain/transactions/info.js";
-import { refundTransaction, type RefundResult } from "../../domain/transactions/refund.js";
+import { getTransactionWithRequest } from "../../domain/transactions/info.js";
+import { refundTransaction } from "../../domain/transactions/refund.js";
 import { refundTransactionInput, type RefundTransactionInput } from "../../domain/transactions/schemas.js";
 import type { Params } from "./params.js";
 import {
@@ -49,7 +49,7 @@ export interface Route {
 const replayRequest = async (ctx: DomainContext, requestId: string) =>
   presentRequest(await getRequest(ctx, { requestId }), ctx.now(), ctx.actor);
 const replayRefund = async (ctx: DomainContext, transactionId: string) =>
-  presentRefund((await getTransaction(ctx, { transactionId }, { include: { request: true } })) as RefundResult);
+  presentRefund(await getTransactionWithRequest(ctx, { transactionId }));
 
 /** requests.pay also takes the authorization as `paymentAuthorization`, as the spec's sample does. */
 const legacyPayParams = payRequestInput.extend({
