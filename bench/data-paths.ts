@@ -7,7 +7,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { createDatabase, dropDatabase } from "../prisma/create-database.js";
-import { logger } from "../src/api-logger.js";
+import { createLogger } from "../src/logger.js";
 import { closeDatabase, db, openDatabase } from "../src/db.js";
 import type { DomainContext } from "../src/domain/context.js";
 import { authenticate } from "../src/domain/keys/authenticate.js";
@@ -41,6 +41,7 @@ async function measure(call: (i: number) => Promise<unknown>): Promise<Cost> {
   return { wallUs: ((performance.now() - started) * 1000) / CALLS, cpuUs: (used.user + used.system) / CALLS };
 }
 
+const logger = createLogger({ level: "warn" }, "bench");
 await createDatabase(url, { recreate: true });
 try {
   await applyMigrations(projectRoot, { DATABASE_URL: url });

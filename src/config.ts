@@ -1,20 +1,25 @@
 import { apiEnv, parseEnv } from "./env.js";
 
-/** The API process's configuration, parsed (strictly) when first imported. */
-const env = parseEnv(apiEnv);
+/**
+ * The API process's configuration, from its environment (strictly: src/env.ts). Read by the API's
+ * composition root (src/server.ts), which hands each part to what needs it.
+ */
+export function loadApiConfig(env = parseEnv(apiEnv)) {
+  return {
+    env: env.NODE_ENV,
+    server: { port: env.PORT, corsOrigins: env.CORS_ORIGINS, trustedProxies: env.TRUSTED_PROXIES },
+    metrics: { port: env.METRICS_PORT },
+    shutdown: { timeoutMs: env.SHUTDOWN_TIMEOUT },
+    graphql: {
+      graphiql: env.GRAPHIQL ?? env.NODE_ENV !== "production",
+      introspection: env.GRAPHQL_INTROSPECTION ?? env.NODE_ENV !== "production",
+    },
+    db: { url: env.DATABASE_URL, poolSize: 20 },
+    redis: { url: env.REDIS_URL },
+    rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE },
+    subscriptions: { perKey: env.SUBSCRIPTIONS_PER_KEY, perAddress: env.SUBSCRIPTIONS_PER_ADDRESS },
+    log: { level: env.LOG_LEVEL, pretty: env.NODE_ENV !== "production" },
+  };
+}
 
-export const config = {
-  env: env.NODE_ENV,
-  server: { port: env.PORT, corsOrigins: env.CORS_ORIGINS, trustedProxies: env.TRUSTED_PROXIES },
-  metrics: { port: env.METRICS_PORT },
-  shutdown: { timeoutMs: env.SHUTDOWN_TIMEOUT },
-  graphql: {
-    graphiql: env.GRAPHIQL ?? env.NODE_ENV !== "production",
-    introspection: env.GRAPHQL_INTROSPECTION ?? env.NODE_ENV !== "production",
-  },
-  db: { url: env.DATABASE_URL, poolSize: 20 },
-  redis: { url: env.REDIS_URL },
-  rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE },
-  subscriptions: { perKey: env.SUBSCRIPTIONS_PER_KEY, perAddress: env.SUBSCRIPTIONS_PER_ADDRESS },
-  log: { level: env.LOG_LEVEL, pretty: env.NODE_ENV !== "production" },
-};
+export type ApiConfig = ReturnType<typeof loadApiConfig>;

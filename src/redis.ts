@@ -1,6 +1,5 @@
 import { Redis } from "ioredis";
-import { config } from "./config.js";
-import { logger } from "./api-logger.js";
+import type { Logger } from "./logger.js";
 
 /**
  * The API's Redis command connection (rate-limit counters, announcing request changes). It
@@ -8,26 +7,25 @@ import { logger } from "./api-logger.js";
  * after a start do not fail. While Redis is down each command fails after `commandTimeout`, so
  * calls answer 503 within seconds instead of hanging.
  */
-export const redis = new Redis(config.redis.url, {
-  lazyConnect: true,
-  maxRetriesPerRequest: 1,
-  connectTimeout: 2_000,
-  commandTimeout: 2_000,
-});
-redis.on("error", (err) =>
-  logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, "redis connection error"),
-);
+export function openRedis(url: string, logger: Logger): Redis {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: 2_000 });
+  redis.on("error", (err) =>
+    logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, "redis connection error"),
+  );
+  return redis;
+}
 
 /**
  * Waits until Redis answers, for at most `timeoutMs`, saying once that it waits: the API starts
  * listening only then, so its first calls are not refused with 503. False if it never answered.
  */
-export async function waitForRedis(timeoutMs: number): Promise<boolean> {
+export async function waitForRedis(redis: Redis, timeoutMs: number, logger: Logger): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   let said = false;
-  while (!(await redisReachable())) {
+  while (!(await redisReachable(redis))) {
     if (Date.now() >= deadline) return false;
-    if (!said) logger.warn({ url: redactedUrl(config.redis.url), timeoutMs }, "waiting for Redis before listening");
+    if (!said)
+      logger.warn({ redis: `${redis.options.host}:${redis.options.port}`, timeoutMs }, "waiting for Redis before listening");
     said = true;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -38,7 +36,7 @@ export async function waitForRedis(timeoutMs: number): Promise<boolean> {
 export const redactedUrl = (url: string) => url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
 
 /** Whether Redis answers a PING (within the command timeout). */
-export async function redisReachable(): Promise<boolean> {
+export async function redisReachable(redis: Redis): Promise<boolean> {
   return redis.ping().then(
     () => true,
     () => false,

@@ -1,14 +1,18 @@
 import type { Server } from "node:http";
 import { serve, type ServerType } from "@hono/node-server";
-import { config } from "./config.js";
+import { loadApiConfig } from "./config.js";
 import { closeDatabase, openDatabase } from "./db.js";
-import { redactedUrl, redis, waitForRedis } from "./redis.js";
+import { createLogger } from "./logger.js";
+import { openRedis, redactedUrl, waitForRedis } from "./redis.js";
 import { createApp } from "./http/app.js";
 import { createMetricsApp } from "./http/metrics.js";
-import { logger } from "./api-logger.js";
 
+// The API's composition root: its settings, logger and connections are made here and handed down.
+const config = loadApiConfig();
+const logger = createLogger(config.log, "api");
 openDatabase(config.db, logger);
-if (!(await waitForRedis(30_000))) {
+const redis = openRedis(config.redis.url, logger);
+if (!(await waitForRedis(redis, 30_000, logger))) {
   logger.fatal({ url: redactedUrl(config.redis.url) }, "Redis did not answer within 30 s; set REDIS_URL to a running Redis");
   process.exit(1);
 }
@@ -21,7 +25,7 @@ const server = serve({ fetch: (request, env) => app.fetch(request, env), port: c
   process.send?.({ listening: info.port });
 });
 exitWhenUnableToListen(server, "PORT", config.server.port);
-const app = createApp();
+const app = createApp({ config, logger, redis });
 const metricsServer = serve({ fetch: createMetricsApp().fetch, port: config.metrics.port }, (info) => {
   logger.info({ port: info.port }, `metrics at http://localhost:${info.port}/metrics`);
 });

@@ -6,7 +6,7 @@ import { createMerchant } from "../src/domain/merchants/create.js";
 import { createRequest } from "../src/domain/requests/create.js";
 import type { CreateRequestInput } from "../src/domain/requests/schemas.js";
 import { createWallet } from "../src/domain/wallets/create.js";
-import { logger } from "../src/api-logger.js";
+import { logger } from "./api-parts.js";
 
 export function contextFor(actor: Actor, now?: Date): DomainContext {
   return { actor, requestId: randomUUID(), logger, now: () => now ?? new Date() };

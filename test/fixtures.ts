@@ -1,9 +1,9 @@
 import { print, type ExecutionResult } from "graphql";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
-import { createApp } from "../src/http/app.js";
+import { createTestApp } from "./api-parts.js";
 
 /** The API in-process: tests call its fetch handler, no port is opened. */
-export const app = createApp();
+export const app = createTestApp();
 
 /** Sends a typed GraphQL document to /graphql with an API key (or none). */
 export async function gql<Result, Variables>(

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { config } from "../src/config.js";
+import { config } from "./api-parts.js";
 
 /**
  * The current signing key is one per database, not one per tenant: files that share the test

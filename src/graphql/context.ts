@@ -1,7 +1,7 @@
 import type { YogaInitialContext } from "graphql-yoga";
 import type { LimitFunction } from "p-limit";
 import type { RequestChangeFeed } from "../pubsub/request-changes.js";
-import { requestContext, type RequestContext } from "../transport/request-context.js";
+import type { RequestContext, RequestContexts } from "../transport/request-context.js";
 import type { RequestDetails } from "../domain/requests/aggregate.js";
 import { databaseShare } from "./database-share.js";
 import { requestLoader } from "./request-loader.js";
@@ -17,9 +17,9 @@ export type GraphQLContext = RequestContext & {
   loadRequest: (requestId: string) => Promise<RequestDetails>;
 };
 
-export function graphQLContextFactory(changes: RequestChangeFeed) {
+export function graphQLContextFactory(changes: RequestChangeFeed, contexts: RequestContexts) {
   return ({ request }: YogaInitialContext): GraphQLContext => ({
-    ...requestContext(request),
+    ...contexts(request),
     changes,
     share: databaseShare(),
     loadRequest: requestLoader(),

@@ -1,16 +1,16 @@
 import type { DocumentNode, GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { DomainError } from "../domain/errors.js";
-import { chargeCalls, type Meter } from "../transport/rate-limit.js";
-import { requestContext } from "../transport/request-context.js";
+import type { Meter, RateLimiter } from "../transport/rate-limit.js";
+import type { RequestContexts } from "../transport/request-context.js";
 import type { GraphQLContext } from "./context.js";
 import { refusalOf } from "./refusal.js";
 import { operationOf, rootFieldCount } from "./root-fields.js";
 
 /** Charges calls to a meter; answers the call's refusal if over the limit (or Redis is unreachable). */
-async function charge(meter: Meter, calls: number): Promise<GraphQLError | null> {
+async function charge(limiter: RateLimiter, meter: Meter, calls: number): Promise<GraphQLError | null> {
   try {
-    await chargeCalls(meter, calls);
+    await limiter.charge(meter, calls);
     return null;
   } catch (error) {
     if (error instanceof DomainError) return refusalOf(error);
@@ -28,7 +28,7 @@ async function charge(meter: Meter, calls: number): Promise<GraphQLError | null>
  * limit is refused before its document costs any parsing or validation. An operation that runs is
  * charged the rest of one call per root field (each alias counts), at least one in all.
  */
-export function useRateLimit(): Plugin<GraphQLContext> {
+export function useRateLimit(limiter: RateLimiter, contexts: RequestContexts): Plugin<GraphQLContext> {
   // If the key cannot even be looked up (database down), the fields report that themselves.
   const meterOf = (context: { meter: () => Promise<Meter> }) => context.meter().catch(() => null);
 
@@ -43,14 +43,14 @@ export function useRateLimit(): Plugin<GraphQLContext> {
     if (rest <= 0) return;
     const meter = await meterOf(args.contextValue);
     if (!meter) return;
-    const refused = await charge(meter, rest);
+    const refused = await charge(limiter, meter, rest);
     if (refused) setResultAndStopExecution({ errors: [refused] });
   };
 
   return {
     async onRequestParse({ request }) {
-      const meter = await meterOf(requestContext(request));
-      const refused = meter && (await charge(meter, 1));
+      const meter = await meterOf(contexts(request));
+      const refused = meter && (await charge(limiter, meter, 1));
       if (refused) throw refused;
     },
     onExecute: chargeRootFields,

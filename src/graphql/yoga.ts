@@ -4,9 +4,10 @@ import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { createYoga, type Plugin } from "graphql-yoga";
-import { config } from "../config.js";
-import { logger } from "../api-logger.js";
+import type { Logger } from "../logger.js";
 import type { RequestChangeFeed } from "../pubsub/request-changes.js";
+import type { RateLimiter } from "../transport/rate-limit.js";
+import type { RequestContexts } from "../transport/request-context.js";
 import { graphQLContextFactory, type GraphQLContext } from "./context.js";
 import { useKeyOnSimpleRequests } from "./key-required.js";
 import { maskUnexpectedError } from "./mask-error.js";
@@ -24,10 +25,27 @@ import { useNoSuggestions } from "./suggestions.js";
  * The GraphQL endpoint. Query fields report a DomainError as a GraphQL error carrying its CODE in
  * `extensions.code` (mutations return typed errors instead); everything else stays masked.
  */
-export function createGraphQLHandler(changes: RequestChangeFeed, streams: Plugin<GraphQLContext>, settings = config.graphql) {
+export interface GraphQLSettings {
+  graphiql: boolean;
+  introspection: boolean;
+  /** The browser origins that may call /graphql (CORS_ORIGINS). */
+  corsOrigins: string[];
+}
+
+/** What the endpoint is made of: the API process's parts it uses. */
+export interface GraphQLParts {
+  changes: RequestChangeFeed;
+  /** The bound on open subscription streams (graphql/stream-limit.ts). */
+  streams: Plugin<GraphQLContext>;
+  contexts: RequestContexts;
+  limiter: RateLimiter;
+  logger: Logger;
+}
+
+export function createGraphQLHandler({ changes, streams, contexts, limiter, logger }: GraphQLParts, settings: GraphQLSettings) {
   return createYoga({
     schema: sharingTheDatabase(schema),
-    context: graphQLContextFactory(changes),
+    context: graphQLContextFactory(changes, contexts),
     graphqlEndpoint: "/graphql",
     landingPage: false,
     // http/app.ts bounds /graphql bodies at 64 KiB before Yoga sees them; Yoga's own (stream-wrapping) check is redundant.
@@ -38,7 +56,7 @@ export function createGraphQLHandler(changes: RequestChangeFeed, streams: Plugin
     // Dashboards call /graphql from browsers: only the configured origins may. Yoga sets these
     // headers on its own answer; Hono's cors() re-creates a finished Response to add `Vary`.
     cors: {
-      origin: config.server.corsOrigins,
+      origin: settings.corsOrigins,
       methods: ["GET", "POST"],
       allowedHeaders: ["content-type", "x-api-key", "idempotency-key"],
       credentials: false,
@@ -52,7 +70,7 @@ export function createGraphQLHandler(changes: RequestChangeFeed, streams: Plugin
     plugins: [
       useGraphQLMetrics(),
       // Before anything is read: every call costs at least one call of its key's (or its address's) limit.
-      useRateLimit(),
+      useRateLimit(limiter, contexts),
       // Browsers can send "simple" cross-site requests without a preflight; those must carry a key.
       useKeyOnSimpleRequests(),
       useStrictJsonNumbers(),

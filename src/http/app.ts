@@ -1,33 +1,50 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { declaredBodyLength, MAX_BODY_BYTES } from "./limits.js";
-import { config } from "../config.js";
-import { logger } from "../api-logger.js";
+import type { Redis } from "ioredis";
+import type { ApiConfig } from "../config.js";
+import type { Logger } from "../logger.js";
 import { pool } from "../db.js";
 import { publishedSigningKeys } from "../domain/webhooks/signing-keys.js";
 import { publishRequestChanges, subscribeRequestChanges } from "../pubsub/request-changes.js";
-import { redis, redisReachable } from "../redis.js";
+import { redisReachable } from "../redis.js";
 import { getConnInfo } from "@hono/node-server/conninfo";
-import { clientAddressFrom, parseAddressRange } from "../transport/client-address.js";
-import { carryOver, recordClientAddress, requestIdOf } from "../transport/request-context.js";
+import { clientAddressFrom, parseAddressRange, type AddressRange } from "../transport/client-address.js";
+import { carryOver, createRequestContexts, recordClientAddress, requestIdOf } from "../transport/request-context.js";
+import { createRateLimiter } from "../transport/rate-limit.js";
 import { createGraphQLHandler } from "../graphql/yoga.js";
 import { boundedStreams } from "../graphql/stream-limit.js";
 import { createStreamSlots } from "../transport/stream-slots.js";
 import { mountQrCodes } from "./qr.js";
 import { countCalls } from "./metrics.js";
-import { renderError } from "./middleware.js";
+import { callerMiddleware, errorRenderer } from "./middleware.js";
 import { trackCalls } from "./stopping.js";
 import { mountRest } from "./rest/router.js";
 import { routes } from "./rest/routes.js";
 
+/** What the API's composition root (src/server.ts) opens and hands to the app. */
+export interface AppParts {
+  config: ApiConfig;
+  logger: Logger;
+  /** The command connection; the app opens its own subscriber connection for request changes. */
+  redis: Redis;
+}
+
 /** The API as a fetch handler: /graphql for GraphQL (GraphiQL in a browser), /api/* for the dotted routes. */
-export function createApp(settings: { graphql?: Partial<typeof config.graphql> } = {}) {
+export function createApp({ config, logger, redis }: AppParts) {
   const feed = subscribeRequestChanges(config.redis.url, logger);
   const stopPublishing = publishRequestChanges(redis, logger);
   const streams = boundedStreams(createStreamSlots(redis, config.subscriptions, logger));
-  const yoga = createGraphQLHandler(feed, streams.plugin, { ...config.graphql, ...settings.graphql });
+  const limiter = createRateLimiter(redis, config.rateLimit.perMinute);
+  const contexts = createRequestContexts(limiter, logger);
+  const caller = callerMiddleware(contexts, limiter);
+  const yoga = createGraphQLHandler(
+    { changes: feed, streams: streams.plugin, contexts, limiter, logger },
+    { ...config.graphql, corsOrigins: config.server.corsOrigins },
+  );
+  const trustedProxies = config.server.trustedProxies.map((range) => parseAddressRange(range)!);
   const app = new Hono();
-  app.onError(renderError);
+  app.onError(errorRenderer(logger));
   const calls = trackCalls();
   app.use("*", calls.middleware);
   countCalls(app, new Set(Object.keys(routes)));
@@ -35,7 +52,7 @@ export function createApp(settings: { graphql?: Partial<typeof config.graphql> }
   // audit rows and the webhook it may cause all carry; the response echoes it.
   app.use("*", async (c, next) => {
     const requestId = requestIdOf(c.req.raw);
-    recordClientAddress(c.req.raw, clientAddress(c));
+    recordClientAddress(c.req.raw, clientAddress(c, trustedProxies));
     const started = performance.now();
     await next();
     c.res.headers.set("x-request-id", requestId);
@@ -68,7 +85,7 @@ export function createApp(settings: { graphql?: Partial<typeof config.graphql> }
   app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => yoga.handleRequest(c.req.raw, {}));
   app.get("/health", (c) => c.json({ status: "ok" }));
   app.get("/ready", async (c) => {
-    const [database, redisUp] = await Promise.all([databaseReachable(), redisReachable()]);
+    const [database, redisUp] = await Promise.all([databaseReachable(), redisReachable(redis)]);
     const ready = database && redisUp;
     return c.json(
       {
@@ -84,8 +101,8 @@ export function createApp(settings: { graphql?: Partial<typeof config.graphql> }
     c.header("Cache-Control", "public, max-age=300");
     return c.json(await publishedSigningKeys(new Date()));
   });
-  mountRest(app);
-  mountQrCodes(app);
+  mountRest(app, caller);
+  mountQrCodes(app, caller);
   app.notFound((c) =>
     c.json({ statusCode: 404, error: "Not Found", message: "Not Found", reason: `No route ${c.req.method} ${c.req.path}` }, 404),
   );
@@ -115,11 +132,11 @@ export function createApp(settings: { graphql?: Partial<typeof config.graphql> }
 
 export type App = ReturnType<typeof createApp>;
 
-/** TRUSTED_PROXIES, parsed (src/env.ts has checked each). */
-const trustedProxies = config.server.trustedProxies.map((range) => parseAddressRange(range)!);
-
-/** The client's address: the socket's peer, or the client a trusted proxy names; calls made in-process (tests) have none. */
-function clientAddress(c: Context): string {
+/**
+ * The client's address: the socket's peer, or the client a trusted proxy names (TRUSTED_PROXIES,
+ * which src/env.ts has checked); calls made in-process (tests) have none.
+ */
+function clientAddress(c: Context, trustedProxies: readonly AddressRange[]): string {
   let peer: string | undefined;
   try {
     peer = getConnInfo(c).remote.address;

@@ -1,10 +1,10 @@
 import type { Hono } from "hono";
 import QRCode from "qrcode";
 import { getRequest } from "../domain/requests/info.js";
-import { authenticated, rateLimited } from "./middleware.js";
+import type { CallerMiddleware } from "./middleware.js";
 
 /** GET /requests/:requestId/qr.svg: the request's requestCode as an SVG QR code, for terminals and dashboards. */
-export function mountQrCodes(app: Hono) {
+export function mountQrCodes(app: Hono, { rateLimited, authenticated }: CallerMiddleware) {
   app.get("/requests/:requestId/qr.svg", rateLimited, authenticated, async (c) => {
     const request = await getRequest(c.var.ctx, { requestId: c.req.param("requestId") });
     const svg = await QRCode.toString(request.requestCode, { type: "svg", errorCorrectionLevel: "M", margin: 2 });

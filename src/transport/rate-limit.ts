@@ -1,9 +1,7 @@
-import { config } from "../config.js";
 import { ExternalServiceError, RateLimitedError, UnauthenticatedError } from "../domain/errors.js";
 import type { AuthenticatedKey } from "../domain/keys/authenticate.js";
-import type { Result } from "ioredis";
+import type { Redis, Result } from "ioredis";
 import { revocationMark } from "../key-revocations.js";
-import { redis } from "../redis.js";
 import { forgetKey } from "./key-cache.js";
 
 const WINDOW_MS = 60_000;
@@ -26,25 +24,6 @@ export const keyMeter = (key: AuthenticatedKey): Meter => ({
 /** Calls with a missing or unknown key are throttled per client address, at the default limit. */
 export const addressMeter = (address: string): Meter => ({ bucket: `addr:${address}`, perMinute: null });
 
-/**
- * Adds calls to a window's counter and gives the counter its expiry when it is new: one round
- * trip, atomic (a MULTI costs the client about twice as much). Sent by its SHA1 (EVALSHA; ioredis
- * sends the script itself only when Redis does not have it yet), not as its text on every call.
- */
-redis.defineCommand("chargeWindow", {
-  numberOfKeys: 1,
-  lua: `local count = redis.call("INCRBY", KEYS[1], ARGV[1])
-if count == tonumber(ARGV[1]) then redis.call("PEXPIRE", KEYS[1], ARGV[2]) end
-return count`,
-});
-/** The same for a key's window, unless the key's revocation mark is set: then -1, and nothing is counted. */
-redis.defineCommand("chargeKeyWindow", {
-  numberOfKeys: 2,
-  lua: `if redis.call("EXISTS", KEYS[2]) == 1 then return -1 end
-local count = redis.call("INCRBY", KEYS[1], ARGV[1])
-if count == tonumber(ARGV[1]) then redis.call("PEXPIRE", KEYS[1], ARGV[2]) end
-return count`,
-});
 declare module "ioredis" {
   interface RedisCommander<Context> {
     /** INCRBY `counter` by `calls`, with a time to live of `ttlMs` when new; the new count. */
@@ -54,58 +33,85 @@ declare module "ioredis" {
   }
 }
 
-/**
- * The meters this process found past their limit, with the end of that window. A window's counter
- * only grows, so until then their calls are refused here, without a Redis round trip: a caller
- * flooding past its limit costs the service as little as possible.
- */
-const spent = new Map<string, number>();
-
-/** Whether a meter is past its limit for the rest of the current window, as this process last saw it. */
-export function isSpent(meter: Meter, now = Date.now()): boolean {
-  return (spent.get(meter.bucket) ?? 0) > now;
-}
-
-const secondsUntil = (end: number, now: number) => Math.max(1, Math.ceil((end - now) / 1000));
-
-/**
- * Charges `calls` calls to a meter for the current minute. Fixed one-minute windows counted in
- * Redis, so the limit holds across API instances. Throws RATE_LIMIT_EXCEEDED past the limit,
- * KEY_NOT_AUTHORIZED for a key revoked since this process read it, and EXTERNAL_SERVICE_ERROR
- * while Redis is unreachable. REST charges one call per request, GraphQL
- * one per root field.
- */
-export async function chargeCalls(meter: Meter, calls: number, now = new Date()): Promise<void> {
-  const spentUntil = spent.get(meter.bucket);
-  if (spentUntil !== undefined && spentUntil > now.getTime()) throw new RateLimitedError(secondsUntil(spentUntil, now.getTime()));
-  const window = Math.floor(now.getTime() / WINDOW_MS);
-  const counter = `payreq:rate:${meter.bucket}:${window}`;
-  let count: number;
-  try {
-    count = Number(
-      meter.keyPrefix === undefined
-        ? await redis.chargeWindow(counter, calls, WINDOW_MS + 1_000)
-        : await redis.chargeKeyWindow(counter, revocationMark(meter.keyPrefix), calls, WINDOW_MS + 1_000),
-    );
-  } catch (err) {
-    throw new ExternalServiceError("The rate limiter is unavailable; try again shortly.", { cause: err });
-  }
-  if (count === -1 && meter.keyPrefix !== undefined) {
-    forgetKey(meter.keyPrefix);
-    throw new UnauthenticatedError();
-  }
-  if (!Number.isFinite(count)) throw new ExternalServiceError("The rate limiter is unavailable; try again shortly.");
-  if (count > (meter.perMinute ?? config.rateLimit.perMinute)) {
-    const end = (window + 1) * WINDOW_MS;
-    if (spent.size >= MAX_SPENT) forgetEnded(now.getTime());
-    if (spent.size < MAX_SPENT) spent.set(meter.bucket, end);
-    throw new RateLimitedError(secondsUntil(end, now.getTime()));
-  }
+/** Charges calls to meters; one per API process (see createRateLimiter). */
+export interface RateLimiter {
+  /**
+   * Charges `calls` calls to a meter for the current minute. Fixed one-minute windows counted in
+   * Redis, so the limit holds across API instances. Throws RATE_LIMIT_EXCEEDED past the limit,
+   * KEY_NOT_AUTHORIZED for a key revoked since this process read it, and EXTERNAL_SERVICE_ERROR
+   * while Redis is unreachable. REST charges one call per request, GraphQL one per root field.
+   */
+  charge(meter: Meter, calls: number, now?: Date): Promise<void>;
+  /** Whether a meter is past its limit for the rest of the current window, as this process last saw it. */
+  isSpent(meter: Meter, now?: number): boolean;
 }
 
 /** Bounds the memory a flood from many addresses can take; past it, Redis answers as before. */
 const MAX_SPENT = 100_000;
 
-function forgetEnded(now: number): void {
-  for (const [bucket, end] of spent) if (end <= now) spent.delete(bucket);
+const secondsUntil = (end: number, now: number) => Math.max(1, Math.ceil((end - now) / 1000));
+
+/** The rate limiter of one API process, counting in `redis`; `defaultPerMinute` is RATE_LIMIT_PER_MINUTE. */
+export function createRateLimiter(redis: Redis, defaultPerMinute: number): RateLimiter {
+  /**
+   * Adds calls to a window's counter and gives the counter its expiry when it is new: one round
+   * trip, atomic (a MULTI costs the client about twice as much). Sent by its SHA1 (EVALSHA; ioredis
+   * sends the script itself only when Redis does not have it yet), not as its text on every call.
+   */
+  redis.defineCommand("chargeWindow", {
+    numberOfKeys: 1,
+    lua: `local count = redis.call("INCRBY", KEYS[1], ARGV[1])
+if count == tonumber(ARGV[1]) then redis.call("PEXPIRE", KEYS[1], ARGV[2]) end
+return count`,
+  });
+  /** The same for a key's window, unless the key's revocation mark is set: then -1, and nothing is counted. */
+  redis.defineCommand("chargeKeyWindow", {
+    numberOfKeys: 2,
+    lua: `if redis.call("EXISTS", KEYS[2]) == 1 then return -1 end
+local count = redis.call("INCRBY", KEYS[1], ARGV[1])
+if count == tonumber(ARGV[1]) then redis.call("PEXPIRE", KEYS[1], ARGV[2]) end
+return count`,
+  });
+
+  /**
+   * The meters this process found past their limit, with the end of that window. A window's counter
+   * only grows, so until then their calls are refused here, without a Redis round trip: a caller
+   * flooding past its limit costs the service as little as possible.
+   */
+  const spent = new Map<string, number>();
+  const forgetEnded = (now: number) => {
+    for (const [bucket, end] of spent) if (end <= now) spent.delete(bucket);
+  };
+
+  return {
+    isSpent: (meter, now = Date.now()) => (spent.get(meter.bucket) ?? 0) > now,
+    async charge(meter, calls, now = new Date()) {
+      const spentUntil = spent.get(meter.bucket);
+      if (spentUntil !== undefined && spentUntil > now.getTime())
+        throw new RateLimitedError(secondsUntil(spentUntil, now.getTime()));
+      const window = Math.floor(now.getTime() / WINDOW_MS);
+      const counter = `payreq:rate:${meter.bucket}:${window}`;
+      let count: number;
+      try {
+        count = Number(
+          meter.keyPrefix === undefined
+            ? await redis.chargeWindow(counter, calls, WINDOW_MS + 1_000)
+            : await redis.chargeKeyWindow(counter, revocationMark(meter.keyPrefix), calls, WINDOW_MS + 1_000),
+        );
+      } catch (err) {
+        throw new ExternalServiceError("The rate limiter is unavailable; try again shortly.", { cause: err });
+      }
+      if (count === -1 && meter.keyPrefix !== undefined) {
+        forgetKey(meter.keyPrefix);
+        throw new UnauthenticatedError();
+      }
+      if (!Number.isFinite(count)) throw new ExternalServiceError("The rate limiter is unavailable; try again shortly.");
+      if (count > (meter.perMinute ?? defaultPerMinute)) {
+        const end = (window + 1) * WINDOW_MS;
+        if (spent.size >= MAX_SPENT) forgetEnded(now.getTime());
+        if (spent.size < MAX_SPENT) spent.set(meter.bucket, end);
+        throw new RateLimitedError(secondsUntil(end, now.getTime()));
+      }
+    },
+  };
 }

@@ -3,10 +3,9 @@ import type { DomainContext } from "../domain/context.js";
 import { hashApiKey } from "../domain/keys/api-key.js";
 import { recordKeyUse, type AuthenticatedKey } from "../domain/keys/authenticate.js";
 import { UnauthenticatedError } from "../domain/errors.js";
-import { logger } from "../api-logger.js";
 import type { Logger } from "../logger.js";
 import { authenticateKnown } from "./key-cache.js";
-import { addressMeter, isSpent, keyMeter, type Meter } from "./rate-limit.js";
+import { addressMeter, keyMeter, type Meter, type RateLimiter } from "./rate-limit.js";
 
 const requestIds = new WeakMap<Request, string>();
 
@@ -57,70 +56,76 @@ export interface RequestContext {
   meter: () => Promise<Meter>;
 }
 
-const contexts = new WeakMap<Request, RequestContext>();
+/** The context of a call, made once per Request and shared by the middleware and handlers that see it. */
+export type RequestContexts = (request: Request) => RequestContext;
 
-/**
- * The meter of each key lately seen, by the hash of the key as presented, so that a key past its
- * limit (isSpent) is refused without being looked up again: for the rest of that minute it answers
- * RATE_LIMIT_EXCEEDED, even if it was revoked or given a higher limit meanwhile. Bounded: the
- * oldest is forgotten first.
- */
-const meterOfKey = new Map<string, Meter>();
 const MAX_KEYS_REMEMBERED = 10_000;
 
-function rememberMeter(keyHash: string, meter: Meter): Meter {
-  meterOfKey.delete(keyHash);
-  if (meterOfKey.size >= MAX_KEYS_REMEMBERED) meterOfKey.delete(meterOfKey.keys().next().value!);
-  meterOfKey.set(keyHash, meter);
-  return meter;
-}
+/** The contexts of one API process's calls, whose domain contexts log with `logger`. */
+export function createRequestContexts(limiter: Pick<RateLimiter, "isSpent">, logger: Logger): RequestContexts {
+  const contexts = new WeakMap<Request, RequestContext>();
 
-/** The call's context, made once per Request and shared by the middleware and handlers that see it. */
-export function requestContext(request: Request): RequestContext {
-  let context = contexts.get(request);
-  if (context) return context;
-  const requestId = requestIdOf(request);
-  let key: Promise<AuthenticatedKey> | undefined;
-  let domain: Promise<DomainContext> | undefined;
-  // The key as presented, and its hash, worked out once for the call.
-  const presented = request.headers.get("x-api-key");
-  let presentedHash: string | null | undefined;
-  const hashOfPresented = () => (presentedHash ??= presented && presented.length <= 200 ? hashApiKey(presented.trim()) : null);
-  const authenticated = () =>
-    (key ??= authenticateKnown(presented, hashOfPresented()).then(async (found) => {
-      await recordKeyUse(found, new Date());
-      return found;
-    }));
-  context = {
-    requestId,
-    key: authenticated,
-    meter: () => {
-      const keyHash = hashOfPresented();
-      const known = keyHash ? meterOfKey.get(keyHash) : undefined;
-      if (known && isSpent(known)) return Promise.resolve(known);
-      return authenticated().then(
-        // A key was found, so one was presented.
-        (found) => rememberMeter(keyHash ?? "", keyMeter(found)),
-        (error: unknown) => {
-          if (error instanceof UnauthenticatedError) return addressMeter(clientAddressOf(request));
-          throw error;
-        },
-      );
-    },
-    domain: () =>
-      (domain ??= authenticated().then(({ actor }) => {
-        let callLogger: Logger | undefined;
-        return {
-          actor,
-          requestId,
-          // Made on first use: most calls log nothing of their own.
-          get logger() {
-            return (callLogger ??= logger.child({ requestId, keyPrefix: actor.keyPrefix }));
+  /**
+   * The meter of each key lately seen, by the hash of the key as presented, so that a key past its
+   * limit (isSpent) is refused without being looked up again: for the rest of that minute it answers
+   * RATE_LIMIT_EXCEEDED, even if it was revoked or given a higher limit meanwhile. Bounded: the
+   * oldest is forgotten first.
+   */
+  const meterOfKey = new Map<string, Meter>();
+
+  function rememberMeter(keyHash: string, meter: Meter): Meter {
+    meterOfKey.delete(keyHash);
+    if (meterOfKey.size >= MAX_KEYS_REMEMBERED) meterOfKey.delete(meterOfKey.keys().next().value!);
+    meterOfKey.set(keyHash, meter);
+    return meter;
+  }
+
+  return function requestContext(request: Request): RequestContext {
+    let context = contexts.get(request);
+    if (context) return context;
+    const requestId = requestIdOf(request);
+    let key: Promise<AuthenticatedKey> | undefined;
+    let domain: Promise<DomainContext> | undefined;
+    // The key as presented, and its hash, worked out once for the call.
+    const presented = request.headers.get("x-api-key");
+    let presentedHash: string | null | undefined;
+    const hashOfPresented = () => (presentedHash ??= presented && presented.length <= 200 ? hashApiKey(presented.trim()) : null);
+    const authenticated = () =>
+      (key ??= authenticateKnown(presented, hashOfPresented()).then(async (found) => {
+        await recordKeyUse(found, new Date());
+        return found;
+      }));
+    context = {
+      requestId,
+      key: authenticated,
+      meter: () => {
+        const keyHash = hashOfPresented();
+        const known = keyHash ? meterOfKey.get(keyHash) : undefined;
+        if (known && limiter.isSpent(known)) return Promise.resolve(known);
+        return authenticated().then(
+          // A key was found, so one was presented.
+          (found) => rememberMeter(keyHash ?? "", keyMeter(found)),
+          (error: unknown) => {
+            if (error instanceof UnauthenticatedError) return addressMeter(clientAddressOf(request));
+            throw error;
           },
-          now: () => new Date(),
-        };
-      })),
+        );
+      },
+      domain: () =>
+        (domain ??= authenticated().then(({ actor }) => {
+          let callLogger: Logger | undefined;
+          return {
+            actor,
+            requestId,
+            // Made on first use: most calls log nothing of their own.
+            get logger() {
+              return (callLogger ??= logger.child({ requestId, keyPrefix: actor.keyPrefix }));
+            },
+            now: () => new Date(),
+          };
+        })),
+    };
+    contexts.set(request, context);
+    return context;
   };
-  contexts.set(request, context);
-  return context;
 }

@@ -2,10 +2,10 @@ import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../src/http/app.js";
+import { createTestApp } from "../api-parts.js";
 import { buildMerchant } from "../factories.js";
 
-const app = createApp();
+const app = createTestApp();
 let server: ServerType;
 let base: string;
 let browser: Browser;

@@ -4,7 +4,8 @@
  * page, not at start.
  */
 import { describe, expect, it, onTestFinished, vi } from "vitest";
-import { createApp } from "../../src/http/app.js";
+import type { App } from "../../src/http/app.js";
+import { createTestApp } from "../api-parts.js";
 
 const loads = vi.hoisted(() => ({ count: 0 }));
 vi.mock("@graphql-yoga/render-graphiql", async (importOriginal) => {
@@ -12,13 +13,12 @@ vi.mock("@graphql-yoga/render-graphiql", async (importOriginal) => {
   return importOriginal();
 });
 
-const browserVisit = (app: ReturnType<typeof createApp>) =>
-  app.fetch(new Request("http://test/graphql", { headers: { accept: "text/html" } }));
+const browserVisit = (app: App) => app.fetch(new Request("http://test/graphql", { headers: { accept: "text/html" } }));
 
 // In this order: once loaded, a module stays loaded for the rest of the file.
 describe("GraphiQL's page module", () => {
   it("is not loaded by an API with GraphiQL off, even when a browser asks for the page", async () => {
-    const app = createApp({ graphql: { graphiql: false } });
+    const app = createTestApp({ graphiql: false });
     onTestFinished(() => app.dispose());
     const answer = await browserVisit(app);
     expect(await answer.text()).not.toMatch(/graphiql/i);
@@ -26,7 +26,7 @@ describe("GraphiQL's page module", () => {
   });
 
   it("is loaded by an API with GraphiQL on when a browser first asks for the page, which is GraphiQL", async () => {
-    const app = createApp({ graphql: { graphiql: true } });
+    const app = createTestApp({ graphiql: true });
     onTestFinished(() => app.dispose());
     expect(loads.count).toBe(0);
     const answer = await browserVisit(app);

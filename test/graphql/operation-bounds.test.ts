@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
-import { createApp, type App } from "../../src/http/app.js";
+import type { App } from "../../src/http/app.js";
+import { createTestApp } from "../api-parts.js";
 import { app, rest } from "../fixtures.js";
 import { buildMerchant, buildRequest, type TestMerchant } from "../factories.js";
 
@@ -113,7 +114,7 @@ describe("per-operation bounds on GraphQL", () => {
 });
 
 describe("suggestions", () => {
-  const production = createApp({ graphql: { introspection: false, graphiql: false } });
+  const production = createTestApp({ introspection: false, graphiql: false });
   afterAll(() => production.dispose());
 
   /** Misspellings of every kind of name, each of which graphql-js would answer with "Did you mean" and the right name. */

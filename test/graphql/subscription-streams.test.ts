@@ -1,11 +1,11 @@
 import { print } from "graphql";
 import { afterAll, describe, expect, it } from "vitest";
-import { createApp } from "../../src/http/app.js";
+import { createTestApp } from "../api-parts.js";
 import { buildMerchant } from "../factories.js";
 import { RequestChanges } from "../operations/dashboard.js";
 
 /** An app of this file's own: closing its streams must not end other files' streams. */
-const app = createApp();
+const app = createTestApp();
 afterAll(() => app.dispose());
 
 /** The contract's default SUBSCRIPTIONS_PER_KEY. */
@@ -40,7 +40,7 @@ describe("paymentRequestChanged streams at shutdown", () => {
   });
 
   it("stop() leaves no stream open: one still taking its place when the process begins to stop is refused, not opened", async () => {
-    const stopping = createApp();
+    const stopping = createTestApp();
     try {
       const merchant = await buildMerchant();
       const opening = Array.from({ length: 5 }, () => subscribe(merchant.apiKey, stopping));

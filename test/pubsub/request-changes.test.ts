@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { announceRequestChange, type RequestChange } from "../../src/domain/requests/changes.js";
-import { logger } from "../../src/api-logger.js";
+import { logger } from "../api-parts.js";
 import { channelOf, publishRequestChanges, subscribeRequestChanges } from "../../src/pubsub/request-changes.js";
 import { testEnv } from "../../vitest.config.js";
 

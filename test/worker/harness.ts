@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JWTPayload } from "jose";
-import { config } from "../../src/config.js";
+import { config } from "../api-parts.js";
 import { db } from "../../src/db.js";
 import { createLogger } from "../../src/logger.js";
 import { startWorker } from "../../worker/app.js";

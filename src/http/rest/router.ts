@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import { authenticated, rateLimited } from "../middleware.js";
+import type { CallerMiddleware } from "../middleware.js";
 import type { RestEnv } from "./env.js";
 import { errorResponseBody } from "./errors.js";
 import { idempotentWrites } from "./idempotency.js";
@@ -29,7 +29,7 @@ const legacyParams = createMiddleware<RestEnv>(async (c, next) => {
 const writesIdempotent = createMiddleware<RestEnv>(async (c, next) => (c.var.route.write ? idempotentWrites(c, next) : next()));
 
 /** Mounts the dotted legacy routes, GET and POST alike, and their OpenAPI document. */
-export function mountRest(app: Hono) {
+export function mountRest(app: Hono, { rateLimited, authenticated }: CallerMiddleware) {
   const document = openApiDocument();
   app.get("/api/openapi.json", (c) => c.json(document));
   app.on(

@@ -1,0 +1,18 @@
+import { loadApiConfig, type ApiConfig } from "../src/config.js";
+import { createApp } from "../src/http/app.js";
+import { createLogger } from "../src/logger.js";
+import { openRedis } from "../src/redis.js";
+
+/**
+ * What the API's composition root (src/server.ts) makes, made once per test file from the test
+ * environment (vitest.config.ts), so tests run the app as the process does.
+ */
+export const config = loadApiConfig();
+export const logger = createLogger(config.log, "test");
+let redis: ReturnType<typeof openRedis> | undefined;
+
+/** An app in this process; `graphql` overrides GraphiQL and introspection as the environment would. */
+export function createTestApp(graphql: Partial<ApiConfig["graphql"]> = {}) {
+  redis ??= openRedis(config.redis.url, logger);
+  return createApp({ config: { ...config, graphql: { ...config.graphql, ...graphql } }, logger, redis });
+}
