@@ -46,6 +46,6 @@ export async function rest(operation: string, call: RestCall = {}) {
   const response = await app.fetch(
     new Request(url, { method: call.method ?? (body === undefined ? "GET" : "POST"), headers, body }),
   );
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- legacy JSON, asserted field by field
+  // Legacy JSON, asserted field by field.
   return { status: response.status, headers: response.headers, body: (await response.json()) as any };
 }
