@@ -1,20 +1,24 @@
 import { UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import { db, isDatabaseUnavailable } from "../src/db.js";
+import { isDatabaseUnavailable, isRedisUnavailable } from "../src/connection-errors.js";
+import { db } from "../src/db.js";
 import type { Logger } from "../src/logger.js";
 import type { WorkerConfig } from "./config.js";
-import {
-  deliverFirstAttempts,
-  deliverWebhook,
-  deliveryLeaseMs,
-  retryDelay,
-  RetryLater,
-  type DeliveryJob,
-} from "./jobs/deliver-webhook.js";
+import { deliverFirstAttempts, deliverWebhook, deliveryLeaseMs, retryDelay, RetryLater } from "./jobs/deliver-webhook.js";
 import { deliveryJob, drainOutbox, reconcileOutbox } from "./jobs/drain-outbox.js";
 import { runExpiryJob } from "./jobs/expire-requests.js";
 import { listenForOutbox } from "./outbox-listener.js";
-import { createQueue, jobs, MAINTENANCE_QUEUE, WEBHOOK_QUEUE } from "./queues.js";
+import {
+  createQueue,
+  MAINTENANCE_QUEUE,
+  maintenanceJobs,
+  readJob,
+  unknownJob,
+  WEBHOOK_QUEUE,
+  webhookJobs,
+  type WebhookJobData,
+} from "./queues.js";
+import { coalesced } from "./coalesced.js";
 import { postJson } from "./http-post.js";
 import { openOutbox, type DrainedEvent } from "./outbox.js";
 import { startHeartbeat } from "./heartbeat.js";
@@ -42,31 +46,40 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
 
   const maintenance = createQueue(MAINTENANCE_QUEUE, connection, config.queues.prefix);
   // A delivery job that ends is gone: PostgreSQL keeps every attempt, and the reconcile may need its id again.
-  const webhooks = createQueue<DeliveryJob>(WEBHOOK_QUEUE, connection, config.queues.prefix, { removeOnFail: true });
+  const webhooks = createQueue<WebhookJobData>(WEBHOOK_QUEUE, connection, config.queues.prefix, { removeOnFail: true });
   for (const queue of [maintenance, webhooks]) queue.on("error", redisOutage.failed);
   const outbox = openOutbox(deliveryLeaseMs(config.webhooks.timeoutMs));
   const ensureSchedules = () =>
-    maintenance.upsertJobScheduler(jobs.expireRequests, { every: config.expiry.sweepIntervalMs }, { name: jobs.expireRequests });
+    maintenance.upsertJobScheduler(
+      maintenanceJobs.expireRequests.name,
+      { every: config.expiry.sweepIntervalMs },
+      { name: maintenanceJobs.expireRequests.name },
+    );
   await ensureSchedules();
 
   const maintenanceWorker = new Worker(
     MAINTENANCE_QUEUE,
     async (job) => {
-      if (job.name === jobs.expireRequests) return runExpiryJob(logger.child({ job: job.name, jobId: job.id }));
-      throw new Error(`unknown maintenance job ${job.name}`);
+      if (job.name !== maintenanceJobs.expireRequests.name) throw unknownJob(MAINTENANCE_QUEUE, job);
+      readJob(maintenanceJobs.expireRequests, job);
+      return runExpiryJob(logger.child({ job: job.name, jobId: job.id }));
     },
     { connection, prefix: config.queues.prefix, concurrency: 1 },
   );
-  const deliveryWorker = new Worker<DeliveryJob>(
+  const deps = { config: config.webhooks, keys, outbox, post: postJson, logger };
+  const retryLater = (events: DrainedEvent[]) =>
+    webhooks.addBulk(events.map((event) => deliveryJob(event, config.webhooks.retryDelaysMs, Date.now())));
+  const deliveryWorker = new Worker<WebhookJobData>(
     WEBHOOK_QUEUE,
     (job) => {
-      const deps = { config: config.webhooks, keys, outbox, post: postJson, logger };
-      if ("eventIds" in job.data) {
-        const retryLater = (events: DrainedEvent[]) =>
-          webhooks.addBulk(events.map((event) => deliveryJob(event, config.webhooks.retryDelaysMs, Date.now())));
-        return deliverFirstAttempts(job.data.eventIds, { ...deps, retryLater });
+      switch (job.name) {
+        case webhookJobs.firstAttempts.name:
+          return deliverFirstAttempts(readJob(webhookJobs.firstAttempts, job).eventIds, { ...deps, retryLater });
+        case webhookJobs.deliver.name:
+          return deliverWebhook(readJob(webhookJobs.deliver, job).eventId, deps);
+        default:
+          throw unknownJob(WEBHOOK_QUEUE, job);
       }
-      return deliverWebhook(job.data.eventId, deps);
     },
     {
       connection,
@@ -85,35 +98,22 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
       if (err instanceof RetryLater || err instanceof UnrecoverableError) return;
       logger.error({ err, job: job?.name, jobId: job?.id }, "job failed");
     });
-    worker.on("error", (err) => (isConnectionError(err) ? redisOutage.failed(err) : logger.error({ err }, "worker error")));
+    worker.on("error", (err) => (isRedisUnavailable(err) ? redisOutage.failed(err) : logger.error({ err }, "worker error")));
   }
 
   /** An outage is one line per dependency (see outage.ts); anything else is logged as it comes. */
   const reportFailure = (err: unknown, what: string) => {
     if (isDatabaseUnavailable(err)) databaseOutage.failed(err);
-    else if (isConnectionError(err)) redisOutage.failed(err);
+    else if (isRedisUnavailable(err)) redisOutage.failed(err);
     else logger.error({ err }, what);
   };
 
-  // Drain on every NOTIFY, coalescing bursts: one drain runs at a time and reruns if asked meanwhile.
-  let draining: Promise<void> | null = null;
-  let again = false;
-  const drain = () => {
-    if (draining) {
-      again = true;
-      return;
-    }
-    draining = drainOutbox(webhooks, config.webhooks.retryDelaysMs)
-      .then(() => databaseOutage.recovered())
-      .catch((err) => reportFailure(err, "outbox drain failed"))
-      .finally(() => {
-        draining = null;
-        if (again) {
-          again = false;
-          drain();
-        }
-      });
-  };
+  // Drain on every NOTIFY, coalescing bursts (coalesced.ts).
+  const drains = coalesced(
+    () => drainOutbox(webhooks, config.webhooks.retryDelaysMs).then(() => databaseOutage.recovered()),
+    (err) => reportFailure(err, "outbox drain failed"),
+  );
+  const drain = drains.run;
   const listener = listenForOutbox(config.db.url, drain, databaseOutage);
 
   const reconcile = async () => {
@@ -147,22 +147,13 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
       const deadline = new Promise<false>((resolve) => setTimeout(() => resolve(false), config.shutdownTimeoutMs).unref());
       const workersClosed = Promise.all([maintenanceWorker.close(), deliveryWorker.close()]).then(() => true as const);
       const finished = await Promise.race([workersClosed, deadline]);
-      await draining;
+      await drains.settled();
       stopPublishing();
       await Promise.all([maintenance.close(), webhooks.close()]);
       await connection.quit().catch(() => connection.disconnect());
       return finished;
     },
   };
-}
-
-/** Errors of a Redis connection that is down or being re-made (BullMQ and ioredis raise them while they retry). */
-function isConnectionError(err: unknown): boolean {
-  const { code, message } = err as { code?: string; message?: string };
-  return (
-    ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH"].includes(code ?? "") ||
-    /Connection is closed|connect E|Stream isn't writeable/i.test(message ?? "")
-  );
 }
 
 /** Runs `probe` until it succeeds, reporting the outage meanwhile: a worker waits for its database, it does not crash. */

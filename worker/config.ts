@@ -1,30 +1,31 @@
 import { parseEnv, workerEnv } from "../src/env.js";
 
-const env = parseEnv(workerEnv);
+/** The worker process's configuration, from its environment (strictly: src/env.ts), read by its composition root. */
+export function loadWorkerConfig(env = parseEnv(workerEnv)) {
+  return {
+    db: { url: env.DATABASE_URL, poolSize: 20 },
+    log: { level: env.LOG_LEVEL, pretty: env.NODE_ENV !== "production" },
+    redis: { url: env.REDIS_URL },
+    queues: { prefix: env.QUEUE_PREFIX },
+    expiry: { sweepIntervalMs: env.EXPIRY_SWEEP_INTERVAL },
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT,
+    health: { file: env.WORKER_HEALTH_FILE, everyMs: 10_000 },
+    webhooks: {
+      retryDelaysMs: env.WEBHOOK_RETRY_DELAYS,
+      timeoutMs: env.WEBHOOK_TIMEOUT,
+      issuer: env.WEBHOOK_ISSUER,
+      allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      signingKey: env.WEBHOOK_SIGNING_KEY,
+      signingKeyDir: env.WEBHOOK_SIGNING_KEY_DIR,
+      keyOverlapMs: env.WEBHOOK_KEY_OVERLAP,
+      /** Outside production a missing key file is replaced by a generated development key. */
+      generateMissingKey: env.NODE_ENV !== "production",
+      /** How long the worker reuses the current private key before asking the database again (a rotation shows within this). */
+      keyCacheMs: 5_000,
+      reconcileIntervalMs: env.WEBHOOK_RECONCILE_INTERVAL,
+      concurrency: env.WEBHOOK_CONCURRENCY,
+    },
+  };
+}
 
-export const workerConfig = {
-  db: { url: env.DATABASE_URL, poolSize: 20 },
-  log: { level: env.LOG_LEVEL, pretty: env.NODE_ENV !== "production" },
-  redis: { url: env.REDIS_URL },
-  queues: { prefix: env.QUEUE_PREFIX },
-  expiry: { sweepIntervalMs: env.EXPIRY_SWEEP_INTERVAL },
-  shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT,
-  health: { file: env.WORKER_HEALTH_FILE, everyMs: 10_000 },
-  webhooks: {
-    retryDelaysMs: env.WEBHOOK_RETRY_DELAYS,
-    timeoutMs: env.WEBHOOK_TIMEOUT,
-    issuer: env.WEBHOOK_ISSUER,
-    allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
-    signingKey: env.WEBHOOK_SIGNING_KEY,
-    signingKeyDir: env.WEBHOOK_SIGNING_KEY_DIR,
-    keyOverlapMs: env.WEBHOOK_KEY_OVERLAP,
-    /** Outside production a missing key file is replaced by a generated development key. */
-    generateMissingKey: env.NODE_ENV !== "production",
-    /** How long the worker reuses the current private key before asking the database again (a rotation shows within this). */
-    keyCacheMs: 5_000,
-    reconcileIntervalMs: env.WEBHOOK_RECONCILE_INTERVAL,
-    concurrency: env.WEBHOOK_CONCURRENCY,
-  },
-};
-
-export type WorkerConfig = typeof workerConfig;
+export type WorkerConfig = ReturnType<typeof loadWorkerConfig>;

@@ -1,12 +1,13 @@
 /**
- * The worker container's health check (`node dist/worker/health-check.js`): exits 0 when the
- * worker's heartbeat file (WORKER_HEALTH_FILE) was written within three beats, else 1, saying why.
+ * The worker container's health check (`node dist/worker/health-check.js`), an entry script of its
+ * own: exits 0 when the worker's heartbeat file (WORKER_HEALTH_FILE) was written within three
+ * beats, else 1, saying why.
  */
 import { stat } from "node:fs/promises";
-import { workerConfig } from "./config.js";
+import { loadWorkerConfig } from "./config.js";
 import { heartbeatMaxAgeMs } from "./heartbeat.js";
 
-const { file, everyMs } = workerConfig.health;
+const { file, everyMs } = loadWorkerConfig().health;
 if (!file) {
   console.error("WORKER_HEALTH_FILE is not set: the worker writes no heartbeat to check.");
   process.exit(1);

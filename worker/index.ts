@@ -1,9 +1,12 @@
 import { closeDatabase, openDatabase } from "../src/db.js";
 import { startWorker } from "./app.js";
-import { workerConfig } from "./config.js";
-import { logger } from "./logger.js";
+import { createLogger } from "../src/logger.js";
+import { loadWorkerConfig } from "./config.js";
 import { SigningKeyProblem } from "./signing.js";
 
+// The worker's composition root: its settings, logger and database are made here and handed down.
+const workerConfig = loadWorkerConfig();
+const logger = createLogger(workerConfig.log, "worker");
 let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
 let stopping = false;
 /**

@@ -1,13 +1,48 @@
-import { Queue, type ConnectionOptions } from "bullmq";
+import { Queue, UnrecoverableError, type ConnectionOptions, type Job } from "bullmq";
+import { z } from "zod";
 
-/** Periodic housekeeping (the expiry sweep). */
+/**
+ * The worker's queues, the names of their jobs and what each job carries. A processor dispatches on
+ * the job's name and reads its data with the schema here (readJob); producers add jobs under these
+ * names only.
+ */
+
+/** Periodic housekeeping: the expiry sweep, a repeating job of this queue's scheduler. */
 export const MAINTENANCE_QUEUE = "maintenance";
-/** One job per webhook event, id = event id. */
-export const WEBHOOK_QUEUE = "webhooks";
-
-export const jobs = {
-  expireRequests: "expire-requests",
+export const maintenanceJobs = {
+  expireRequests: { name: "expire-requests", data: z.object({}) },
 } as const;
+
+/**
+ * Webhook deliveries. New events get their first attempts together, up to FIRST_ATTEMPTS_BATCH a job
+ * (id `first.<first event id>`); an event's later attempts are a job of their own (id: the event id
+ * and its attempt limit, see jobs/drain-outbox.ts), which BullMQ retries on the schedule.
+ */
+export const WEBHOOK_QUEUE = "webhooks";
+export const webhookJobs = {
+  firstAttempts: { name: "first-attempts", data: z.object({ eventIds: z.array(z.uuid()).min(1) }) },
+  deliver: { name: "deliver-webhook", data: z.object({ eventId: z.uuid() }) },
+} as const;
+
+type JobKind = { name: string; data: z.ZodObject };
+export type JobData<K extends JobKind> = z.output<K["data"]>;
+/** What the webhook queue's jobs carry, whichever kind. */
+export type WebhookJobData = JobData<(typeof webhookJobs)[keyof typeof webhookJobs]>;
+
+/**
+ * The job's data as its kind declares it. A job that does not fit (written by another version, or
+ * by hand) fails for good, saying why, rather than being guessed at.
+ */
+export function readJob<S extends z.ZodObject>(kind: { data: S }, job: Pick<Job, "name" | "id" | "data">): z.output<S> {
+  const read = kind.data.safeParse(job.data);
+  if (!read.success)
+    throw new UnrecoverableError(`job ${job.name} (${job.id}) carries data it cannot have: ${read.error.message}`);
+  return read.data;
+}
+
+/** A job name no processor of this queue knows: it fails for good. */
+export const unknownJob = (queue: string, job: Pick<Job, "name">) =>
+  new UnrecoverableError(`no job ${job.name} on the ${queue} queue`);
 
 /** A queue with retention defaults: finished jobs are removed, failures kept briefly for inspection. */
 export function createQueue<T = unknown>(

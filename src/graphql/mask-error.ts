@@ -1,6 +1,6 @@
 import { GraphQLError } from "graphql";
 import { maskError, type MaskError } from "graphql-yoga";
-import { isDatabaseUnavailable } from "../db.js";
+import { isDatabaseUnavailable } from "../connection-errors.js";
 import { DomainError, ExternalServiceError } from "../domain/errors.js";
 
 /**

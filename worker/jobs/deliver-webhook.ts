@@ -14,9 +14,6 @@ import { signNotification, type KeyStore } from "../signing.js";
  */
 export const deliveryLeaseMs = (timeoutMs: number) => timeoutMs + 5_000;
 
-/** A job of the webhook queue: the first attempts of a batch of new events, or the next attempt of one. */
-export type DeliveryJob = { eventIds: string[] } | { eventId: string };
-
 /** A failed attempt with attempts left: BullMQ runs the job again after `delayMs` (see retryDelay). */
 export class RetryLater extends Error {
   constructor(

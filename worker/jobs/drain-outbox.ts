@@ -1,9 +1,6 @@
 import type { Queue } from "bullmq";
 import { overdueEvents, takeUndrainedEvents, type DrainedEvent } from "../outbox.js";
-import type { DeliveryJob } from "./deliver-webhook.js";
-
-export const DELIVER_JOB = "deliver-webhook";
-export const FIRST_ATTEMPTS_JOB = "first-attempts";
+import { webhookJobs, type JobData, type WebhookJobData } from "../queues.js";
 
 /** New events per first-attempts job. */
 export const FIRST_ATTEMPTS_BATCH = 10;
@@ -19,8 +16,8 @@ const jobIdOf = (event: DrainedEvent, retryDelaysMs: readonly number[]) =>
 export function deliveryJob(event: DrainedEvent, retryDelaysMs: readonly number[], now: number) {
   const limit = event.attemptLimit ?? retryDelaysMs.length + 1;
   return {
-    name: DELIVER_JOB,
-    data: { eventId: event.id },
+    name: webhookJobs.deliver.name,
+    data: { eventId: event.id } satisfies JobData<typeof webhookJobs.deliver>,
     opts: {
       jobId: jobIdOf(event, retryDelaysMs),
       attempts: Math.max(1, limit - event.attempts),
@@ -36,7 +33,7 @@ export function deliveryJob(event: DrainedEvent, retryDelaysMs: readonly number[
  * with attempts behind it (a redelivery, or one whose timer was lost) may have a job waiting for a
  * later time: that job is brought forward when the event is due now.
  */
-async function handOver(queue: Queue<DeliveryJob>, events: DrainedEvent[], retryDelaysMs: readonly number[]) {
+async function handOver(queue: Queue<WebhookJobData>, events: DrainedEvent[], retryDelaysMs: readonly number[]) {
   const now = Date.now();
   const fresh = events.filter((event) => event.attempts === 0 && event.nextAttemptAt.getTime() <= now);
   const others = events.filter((event) => !fresh.includes(event));
@@ -44,8 +41,8 @@ async function handOver(queue: Queue<DeliveryJob>, events: DrainedEvent[], retry
   for (let at = 0; at < fresh.length; at += FIRST_ATTEMPTS_BATCH) {
     const batch = fresh.slice(at, at + FIRST_ATTEMPTS_BATCH);
     batches.push({
-      name: FIRST_ATTEMPTS_JOB,
-      data: { eventIds: batch.map((e) => e.id) },
+      name: webhookJobs.firstAttempts.name,
+      data: { eventIds: batch.map((e) => e.id) } satisfies JobData<typeof webhookJobs.firstAttempts>,
       opts: { jobId: `first.${batch[0]!.id}` },
     });
   }
@@ -58,7 +55,7 @@ async function handOver(queue: Queue<DeliveryJob>, events: DrainedEvent[], retry
 }
 
 /** Hands every pending event that no queue holds yet to the queue. Safe with several workers (SKIP LOCKED). */
-export async function drainOutbox(queue: Queue<DeliveryJob>, retryDelaysMs: readonly number[], batch = 500): Promise<number> {
+export async function drainOutbox(queue: Queue<WebhookJobData>, retryDelaysMs: readonly number[], batch = 500): Promise<number> {
   let total = 0;
   for (;;) {
     const events = await takeUndrainedEvents(batch);
@@ -72,7 +69,7 @@ export async function drainOutbox(queue: Queue<DeliveryJob>, retryDelaysMs: read
  * Gives a job again to pending events that are overdue with no worker holding them: their job was
  * lost (Redis flushed, a hand-over that failed). Returns how many had no job.
  */
-export async function reconcileOutbox(queue: Queue<DeliveryJob>, graceMs: number, retryDelaysMs: readonly number[]) {
+export async function reconcileOutbox(queue: Queue<WebhookJobData>, graceMs: number, retryDelaysMs: readonly number[]) {
   const overdue = await overdueEvents(new Date(), graceMs, 500);
   const lost: DrainedEvent[] = [];
   for (const event of overdue) if (!(await queue.getJob(jobIdOf(event, retryDelaysMs)))) lost.push(event);

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import { z } from "zod";
-import { isDatabaseUnavailable } from "../../db.js";
+import { isDatabaseUnavailable } from "../../connection-errors.js";
 import { DomainError, ExternalServiceError, type ErrorCode } from "../../domain/errors.js";
 import { httpStatusOf } from "../../transport/http-status.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isDatabaseUnavailable } from "../../src/db.js";
+import { isDatabaseUnavailable, isRedisUnavailable } from "../../src/connection-errors.js";
 
 const failure = (code: string, message = "failed") => Object.assign(new Error(message), { code });
 
@@ -32,5 +32,27 @@ describe("isDatabaseUnavailable", () => {
     ["a plain bug", new TypeError("cannot read properties of undefined")],
   ])("%s is not", (_, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+describe("isRedisUnavailable", () => {
+  it.each([
+    ["connection refused (ECONNREFUSED)", failure("ECONNREFUSED")],
+    ["connection reset (ECONNRESET)", failure("ECONNRESET")],
+    ["ioredis: a closed connection", new Error("Connection is closed.")],
+    ["ioredis: its own connect timeout", new Error("connect ETIMEDOUT")],
+    ["ioredis: a command it cannot send", new Error("Stream isn't writeable and enableOfflineQueue options is false")],
+    ["BullMQ: a wrapped cause", new Error("job failed", { cause: failure("ECONNREFUSED") })],
+  ])("%s is Redis being unavailable", (_, error) => {
+    expect(isRedisUnavailable(error)).toBe(true);
+  });
+
+  it.each([
+    ["a Lua error", Object.assign(new Error("ERR Error running script"), { name: "ReplyError" })],
+    ["a refused command (WRONGTYPE)", failure("WRONGTYPE", "WRONGTYPE Operation against a key holding the wrong kind of value")],
+    ["a message that merely mentions a closed connection", new Error("the receiver said: Connection is closed. Bye")],
+    ["a plain bug", new TypeError("cannot read properties of undefined")],
+  ])("%s is not", (_, error) => {
+    expect(isRedisUnavailable(error)).toBe(false);
   });
 });
