@@ -6,7 +6,7 @@
  * data-access rule quotes these figures: a path stays raw SQL only where Prisma costs more than 1.2×.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { createDatabase, dropDatabase } from "../prisma/create-database.js";
+import { createDatabase, dropDatabase } from "../scripts/start/database-admin.js";
 import { createLogger } from "../src/logger.js";
 import { closeDatabase, db, openDatabase } from "../src/db.js";
 import type { DomainContext } from "../src/domain/context.js";
@@ -17,8 +17,8 @@ import { createRequest } from "../src/domain/requests/create.js";
 import { findRequestDetails } from "../src/domain/requests/aggregate.js";
 import { payRequest } from "../src/domain/requests/pay.js";
 import { loadEnvFile } from "../src/env-file.js";
-import { projectRoot } from "../src/start/entrypoints.js";
-import { applyMigrations } from "../src/start/migrations.js";
+import { projectRoot } from "../scripts/start/entrypoints.js";
+import { applyMigrations } from "../scripts/start/migrations.js";
 
 loadEnvFile();
 const CALLS = Number(process.env.DATA_PATH_CALLS ?? 2_000);

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { exportPKCS8, generateKeyPair } from "jose";
 import { Redis } from "ioredis";
-import { dropDatabase } from "../prisma/create-database.js";
+import { dropDatabase } from "../scripts/start/database-admin.js";
 import { loadEnvFile } from "../src/env-file.js";
 import { onCleanUp } from "./lifecycle.js";
 

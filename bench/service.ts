@@ -1,5 +1,5 @@
 /**
- * The service as an operator starts it: `npm start`, whose supervisor (src/start/main.ts) prepares
+ * The service as an operator starts it: `npm start`, whose supervisor (scripts/start/main.ts) prepares
  * the database, checks Redis and the ports, and runs the API and the worker as its children. The
  * bench learns the processes from the process table rather than from how they are started
  * (through tsx or not, with a bootstrap or not), and stops the whole group on every way out.

@@ -3,7 +3,7 @@
  * `npm start` (`--demo`) and `npm run dev` (`--demo --watch`). Transpiles the TypeScript sources
  * into a run folder of their own (transpile.js), generates the Prisma client when the schema or
  * its generators changed, stops esbuild, then hands over to the supervisor transpiled there
- * (src/start/group.ts), which removes the folder when the group stops. Plain JavaScript, so that
+ * (scripts/start/group.ts), which removes the folder when the group stops. Plain JavaScript, so that
  * this process, which supervises the API and the worker for as long as they run, carries no
  * TypeScript loader and no esbuild service (tsc checks this file too: tsconfig.json's checkJs).
  */
@@ -17,10 +17,10 @@ const run = await transpileSources(root);
 /** A module of the run folder. */
 const load = (/** @type {string} */ path) => import(pathToFileURL(join(run, path)).href);
 
-/** @type {typeof import("../src/start/generated-client.js")} */
-const { ensureGeneratedClient } = await load("src/start/generated-client.js");
-/** @type {typeof import("../src/start/problem.js")} */
-const { StartupProblem } = await load("src/start/problem.js");
+/** @type {typeof import("../scripts/start/generated-client.js")} */
+const { ensureGeneratedClient } = await load("scripts/start/generated-client.js");
+/** @type {typeof import("../scripts/start/problem.js")} */
+const { StartupProblem } = await load("scripts/start/problem.js");
 
 /** Generates the Prisma client when it is stale, into the sources and the run folder; false if it could not. */
 async function generateClient() {
@@ -40,8 +40,8 @@ async function generateClient() {
 }
 
 if (await generateClient()) {
-  /** @type {typeof import("../src/start/group.js")} */
-  const { startGroup } = await load("src/start/group.js");
+  /** @type {typeof import("../scripts/start/group.js")} */
+  const { startGroup } = await load("scripts/start/group.js");
   await startGroup(run);
 } else {
   await rm(run, { recursive: true, force: true });

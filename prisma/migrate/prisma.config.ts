@@ -15,6 +15,7 @@ export default defineConfig({
   schema: "schema.prisma",
   migrations: { path: "../migrations" },
   async adapter() {
-    return new PrismaPg({ connectionString: process.env.DATABASE_URL! });
+    // An idle pool must not hold the CLI open once its work is done (pg keeps idle connections 10 s).
+    return new PrismaPg({ connectionString: process.env.DATABASE_URL!, allowExitOnIdle: true });
   },
 });

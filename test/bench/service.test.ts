@@ -22,7 +22,7 @@ describe("the processes of npm start, as the bench finds them", () => {
   it("finds the supervisor, its helpers, the API and the worker of today's npm start", () => {
     const processes = table(
       [10, 9, "npm start"],
-      [11, 10, "node --import tsx src/start/main.ts --demo"],
+      [11, 10, "node --import tsx scripts/start/main.ts --demo"],
       [12, 11, "/app/node_modules/@esbuild/linux-x64/bin/esbuild --service=0.28.2 --ping"],
       [13, 11, "/usr/bin/node --enable-source-maps /app/.data/run/1-11/src/server.js"],
       [14, 11, "/usr/bin/node --enable-source-maps /app/.data/run/1-11/worker/index.js"],
@@ -40,15 +40,15 @@ describe("the processes of npm start, as the bench finds them", () => {
   it("finds them the same way behind a bootstrap, from the build, or under a runner that starts another process", () => {
     const bootstrap = table(
       [10, 9, "npm start"],
-      [11, 10, "node src/start/bootstrap.js --demo"],
-      [12, 11, "node dist/src/start/main.js --demo"],
+      [11, 10, "node scripts/start/bootstrap.js --demo"],
+      [12, 11, "node dist/scripts/start/main.js --demo"],
       [13, 12, "node dist/src/server.js"],
       [14, 12, "node dist/worker/index.js"],
     );
     expect(pids(serviceProcesses(bootstrap, 10))).toMatchObject({ launchers: [11], supervisor: 12, api: 13, worker: 14 });
     const watch = table(
       [10, 9, "npm run dev"],
-      [11, 10, "node --import tsx src/start/main.ts --demo --watch"],
+      [11, 10, "node --import tsx scripts/start/main.ts --demo --watch"],
       [12, 11, "node node_modules/tsx/dist/cli.mjs watch --clear-screen=false src/server.ts"],
       [13, 11, "node node_modules/tsx/dist/cli.mjs watch --clear-screen=false worker/index.ts"],
       [14, 12, "node --require preflight.cjs --import loader.mjs src/server.ts"],

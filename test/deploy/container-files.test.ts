@@ -8,7 +8,7 @@ import { DockerfileParser } from "dockerfile-ast";
 import { validate as lintDockerfile } from "dockerfile-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { API_NODE_FLAGS } from "../../src/start/entrypoints.js";
+import { API_NODE_FLAGS } from "../../scripts/start/entrypoints.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const read = (file: string) => readFileSync(join(root, file), "utf8");
@@ -202,7 +202,7 @@ describe("Dockerfile", () => {
         imported.add(specifier!.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!);
       }
     };
-    for (const top of ["src", "worker", "prisma/create-database.ts"]) visit(join(root, top));
+    for (const top of ["src", "worker", "scripts/start"]) visit(join(root, top));
     expect(imported.size).toBeGreaterThan(10);
     expect([...imported].filter((name) => !(name in packageJson.dependencies)).sort()).toEqual([]);
   });

@@ -1,7 +1,8 @@
 import { rm } from "node:fs/promises";
 import { resolve } from "node:path";
-import { createDatabase, dropDatabase, dropDatabasesStartingWith } from "../../prisma/create-database.js";
-import { applyMigrations } from "../../src/start/migrations.js";
+import { createDatabase, dropDatabase } from "../../scripts/start/database-admin.js";
+import { dropDatabasesStartingWith } from "./leftover-databases.js";
+import { applyMigrations } from "../../scripts/start/migrations.js";
 import { testDatabases, testEnv } from "../../vitest.config.js";
 
 const templateName = decodeURIComponent(new URL(testDatabases.templateUrl).pathname.slice(1));

@@ -11,7 +11,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
-import { createDatabase, dropDatabase } from "../../prisma/create-database.js";
+import { createDatabase, dropDatabase } from "../../scripts/start/database-admin.js";
 import { testDatabases } from "../../vitest.config.js";
 
 const url = new URL(testDatabases.templateUrl);

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
-import { createDatabase, dropDatabase } from "../../prisma/create-database.js";
+import { createDatabase, dropDatabase } from "../../scripts/start/database-admin.js";
 import { testDatabases } from "../../vitest.config.js";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -21,6 +21,7 @@ const linked = [
   "node_modules",
   "src",
   "worker",
+  "scripts",
   "bench",
   "prisma",
   "prisma.config.ts",

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatabase, dropDatabase } from "../../prisma/create-database.js";
+import { createDatabase, dropDatabase } from "../../scripts/start/database-admin.js";
 import { testDatabases } from "../../vitest.config.js";
 
 const run = promisify(execFile);

@@ -14,7 +14,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { rotateSigningKey } from "../../src/domain/webhooks/key-files.js";
 import { currentSigningKid } from "../../src/domain/webhooks/signing-keys.js";
-import { API_NODE_FLAGS } from "../../src/start/entrypoints.js";
+import { API_NODE_FLAGS } from "../../scripts/start/entrypoints.js";
 import { testDatabases } from "../../vitest.config.js";
 import { fileEnv, startReceiver, until, verifyNotification } from "./harness.js";
 
@@ -167,7 +167,7 @@ describe("the production build", () => {
     );
     const merchant = JSON.parse(stdout) as { merchantId: string; apiKey: string };
 
-    const group = await startGroup(process.execPath, [`${outDir}/src/start/main.js`], env);
+    const group = await startGroup(process.execPath, [`${outDir}/scripts/start/main.js`], env);
     expect(group.output()).toContain("is at the latest migration");
     const running = group.processes().map((p) => p.command);
     expect(

@@ -4,12 +4,6 @@ import { StartupProblem } from "./problem.js";
 
 export interface PrismaCliOptions {
   env?: NodeJS.ProcessEnv;
-  /**
-   * The line Prisma prints once the command's work is done. When it appears the command is
-   * stopped instead of awaited: after `migrate deploy`, the WebAssembly engine leaves a 10-second
-   * timer behind that keeps the process alive with nothing left to do.
-   */
-  doneWhen?: RegExp;
 }
 
 /**
@@ -31,7 +25,7 @@ const CLIS = {
 
 /**
  * Runs a Prisma CLI command offline, showing its output only when it fails (without the warning it
- * prints about the schema's `url`, which the driver adapter replaces).
+ * prints about the schema's `url`, which the driver adapter replaces); throws a StartupProblem then.
  */
 export async function runPrismaCli(
   root: string,
@@ -39,6 +33,17 @@ export async function runPrismaCli(
   args: string[],
   options: PrismaCliOptions = {},
 ): Promise<void> {
+  const { code, output } = await prismaCli(root, cli, args, options);
+  if (code === 0) return;
+  process.stderr.write(withoutAdapterWarning(output));
+  throw new StartupProblem(`prisma ${args.join(" ")} failed (exit code ${code}); its output is above.`);
+}
+
+/** Whether a Prisma CLI command exits 0 (its output unshown): for commands that answer by their exit status. */
+export const prismaCliSucceeds = async (root: string, cli: keyof typeof CLIS, args: string[], options: PrismaCliOptions = {}) =>
+  (await prismaCli(root, cli, args, options)).code === 0;
+
+async function prismaCli(root: string, cli: keyof typeof CLIS, args: string[], options: PrismaCliOptions) {
   const { main, args: cliArgs, env } = CLIS[cli];
   const child = spawn(process.execPath, [join(root, main), ...args, ...cliArgs], {
     cwd: root,
@@ -53,20 +58,11 @@ export async function runPrismaCli(
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  let done = false;
-  const collect = (chunk: Buffer) => {
-    output += chunk;
-    if (!done && options.doneWhen?.test(output)) {
-      done = true;
-      child.kill();
-    }
-  };
+  const collect = (chunk: Buffer) => (output += chunk);
   child.stdout.on("data", collect);
   child.stderr.on("data", collect);
   const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
-  if (code === 0 || done) return;
-  process.stderr.write(withoutAdapterWarning(output));
-  throw new StartupProblem(`prisma ${args.join(" ")} failed (exit code ${code}); its output is above.`);
+  return { code, output };
 }
 
 const withoutAdapterWarning = (output: string) =>

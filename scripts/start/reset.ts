@@ -4,7 +4,7 @@
  * database it would reset and changes nothing.
  */
 import { parseArgs } from "node:util";
-import { cliEnv, parseEnv } from "../env.js";
+import { cliEnv, parseEnv } from "../../src/env.js";
 import { projectRoot } from "./entrypoints.js";
 import { runPrismaCli } from "./prisma-cli.js";
 import { StartupProblem, hostOf } from "./problem.js";
@@ -37,9 +37,7 @@ if (flags.database !== undefined && flags.database !== name)
 try {
   say(`resetting ${database}…`);
   // Generating the client is `npm run setup`'s work; no seed is configured.
-  await runPrismaCli(projectRoot, "migrate", ["migrate", "reset", "--force", "--skip-generate", "--skip-seed"], {
-    doneWhen: /^Database reset successful$/m,
-  });
+  await runPrismaCli(projectRoot, "migrate", ["migrate", "reset", "--force", "--skip-generate", "--skip-seed"]);
   say(`reset ${database}: every table dropped and all migrations applied`);
 } catch (err) {
   if (!(err instanceof StartupProblem)) throw err;

@@ -78,8 +78,8 @@ export function entrypoints(how: How & { watch: boolean }): Entrypoint[] {
   return (["API", "worker"] as const).map((name) => ({ name, args: run(name) }));
 }
 
-/** How to run one of the supervisor's short-lived steps (src/start/preflight.ts, demo-merchant.ts). */
+/** How to run one of the supervisor's short-lived steps (scripts/start/preflight.ts, demo-merchant.ts). */
 export const step = (name: "preflight" | "demo-merchant", how: How) => [
   ...nodeFlags(how),
-  join(tree(), "src", "start", `${name}.js`),
+  join(tree(), "scripts", "start", `${name}.js`),
 ];

@@ -3,7 +3,7 @@
  * start:prod`: runs the preflight (configuration, Redis, ports, database, migrations), then the API
  * and the worker as one group that SIGTERM or SIGINT stops together, and with --demo makes the
  * demo merchant. It outlives all of them, so it stays small: the preflight and the demo merchant
- * are short-lived processes of their own, and this module imports Node and src/start's small
+ * are short-lived processes of their own, and this module imports Node and scripts/start's small
  * supervision modules only (no schema, driver or client; the test of `npm start` checks what it carries).
  */
 import { rm } from "node:fs/promises";

@@ -1,17 +1,17 @@
 /**
  * The demo merchant `npm start` prints credentials for, made by a process of its own that the
- * supervisor runs beside the API and the worker (src/start/group.ts), so that the supervisor never
+ * supervisor runs beside the API and the worker (scripts/start/group.ts), so that the supervisor never
  * loads Prisma: it sends `{ demo }` (or `{ problem }`) and exits. Keys are shown once and stored
  * hashed, so every start issues fresh demo keys for the same merchant. Development only.
  */
 import { randomUUID } from "node:crypto";
-import { closeDatabase, db, openDatabase } from "../db.js";
-import type { DomainContext } from "../domain/context.js";
-import { createApiKey } from "../domain/keys/create.js";
-import { createMerchant } from "../domain/merchants/create.js";
-import { createWallet } from "../domain/wallets/create.js";
-import { cliEnv, parseEnv } from "../env.js";
-import { createLogger } from "../logger.js";
+import { closeDatabase, db, openDatabase } from "../../src/db.js";
+import type { DomainContext } from "../../src/domain/context.js";
+import { createApiKey } from "../../src/domain/keys/create.js";
+import { createMerchant } from "../../src/domain/merchants/create.js";
+import { createWallet } from "../../src/domain/wallets/create.js";
+import { cliEnv, parseEnv } from "../../src/env.js";
+import { createLogger } from "../../src/logger.js";
 
 const DEMO_NAME = "Demo Merchant";
 

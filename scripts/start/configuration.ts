@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { processEnvs } from "../env.js";
+import { processEnvs } from "../../src/env.js";
 import { StartupProblem } from "./problem.js";
 
 /**

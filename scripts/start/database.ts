@@ -1,5 +1,5 @@
 import pg from "pg";
-import { createDatabase } from "../../prisma/create-database.js";
+import { createDatabase } from "./database-admin.js";
 import { StartupProblem, hostOf } from "./problem.js";
 
 /**

@@ -1,5 +1,5 @@
 /**
- * `npm run db:deploy`, and the migration step of a deployment (`node dist/src/start/migrate.js`):
+ * `npm run db:deploy`, and the migration step of a deployment (`node dist/scripts/start/migrate.js`):
  * checks the configuration, creates the database when missing and applies pending migrations.
  */
 import { prepareDatabase, readConfiguration } from "./prepare.js";

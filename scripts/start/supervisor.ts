@@ -74,7 +74,7 @@ export function supervise(
 const signals = ["SIGTERM", "SIGINT"] as const;
 
 /**
- * Runs one of src/start's short-lived steps (the preflight, the demo merchant) to its end, with
+ * Runs one of scripts/start's short-lived steps (the preflight, the demo merchant) to its end, with
  * the supervisor's standard output and error: resolves with how it ended and the first message it
  * sent. SIGTERM and SIGINT are passed on to it, and it is stopped when `cancel` settles.
  */

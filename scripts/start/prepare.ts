@@ -1,9 +1,9 @@
-import { loadEnvFile } from "../env-file.js";
-import { apiEnv, parseEnv, workerEnv } from "../env.js";
+import { loadEnvFile } from "../../src/env-file.js";
+import { apiEnv, parseEnv, workerEnv } from "../../src/env.js";
 import { checkConfiguration } from "./configuration.js";
 import { ensureDatabase } from "./database.js";
 import { projectRoot } from "./entrypoints.js";
-import { applyMigrations, pendingMigrations } from "./migrations.js";
+import { applyMigrations, migrationNames, migrationsApplied } from "./migrations.js";
 import { StartupProblem, hostOf } from "./problem.js";
 
 export type Say = (line: string) => void;
@@ -27,14 +27,16 @@ export function readConfiguration() {
 /** Creates the database when missing, and applies migrations only when some are pending. */
 export async function prepareDatabase(url: string, say: Say): Promise<void> {
   const database = `database "${decodeURIComponent(new URL(url).pathname.slice(1))}" at ${hostOf(url, 5432)}`;
-  if ((await ensureDatabase(url)) === "created") say(`created the ${database}`);
-  const pending = await pendingMigrations(url, projectRoot);
-  if (pending.length) {
-    const since = performance.now();
-    say(`applying ${pending.length} migration${pending.length > 1 ? "s" : ""} to the ${database}…`);
-    await applyMigrations(projectRoot);
-    say(`migrations applied (${seconds(since)})`);
-  } else {
+  const created = (await ensureDatabase(url)) === "created";
+  if (created) say(`created the ${database}`);
+  if (!created && (await migrationsApplied(projectRoot))) {
     say(`the ${database} is at the latest migration`);
+    return;
   }
+  const since = performance.now();
+  // A database just made has applied none; of another, only Prisma's own table would tell how many.
+  const count = created ? (await migrationNames(projectRoot)).length : 0;
+  say(`applying ${count ? `${count} migration${count > 1 ? "s" : ""}` : "the pending migrations"} to the ${database}…`);
+  await applyMigrations(projectRoot);
+  say(`migrations applied (${seconds(since)})`);
 }
