@@ -2,8 +2,9 @@
  * Driving the servers: single checked calls, and autocannon runs that count correct answers only
  * and stop at the first wrong one. Optionally measures the serving process's CPU per call.
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import autocannon, { type Instance, type Options, type Request, type Result } from "autocannon";
+import { setTimeout as sleep } from "node:timers/promises";
+import { until } from "../src/poll.js";
 import { isCorrect } from "./correct-answer.js";
 import { cpuMicrosPerCall, readCpuTicks } from "./proc.js";
 
@@ -19,19 +20,9 @@ export async function call<T>(url: string, init: RequestInit = {}): Promise<T> {
   return JSON.parse(text) as T;
 }
 
-/** Polls `ready` until it holds; past `timeoutMs` throws, saying what it was waiting for. */
-export async function waitUntil(
-  what: () => string,
-  ready: () => boolean | Promise<boolean>,
-  timeoutMs: number,
-  everyMs: number,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ready())) {
-    if (Date.now() > deadline) throw new Error(`bench: gave up after ${timeoutMs / 1000} s waiting for ${what()}`);
-    await sleep(everyMs);
-  }
-}
+/** Polls `ready` until it holds (src/poll.ts); past `timeoutMs` throws, saying what it was waiting for. */
+export const waitUntil = (what: () => string, ready: () => boolean | Promise<boolean>, timeoutMs: number, everyMs: number) =>
+  until(ready, Boolean, timeoutMs, () => `bench: ${what()}`, everyMs).then(() => undefined);
 
 /**
  * One autocannon run that stops at the first incorrect answer and then throws it (status and

@@ -2,19 +2,13 @@
  * The project's TypeScript entry points the bench runs itself, through tsx: the baseline server
  * (long-running) and the admin CLI (to its end). Each is tracked by lifecycle.ts and has a deadline.
  */
-import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { reportedPort, spawnNode, type NodeProcessOptions } from "../scripts/node-process.js";
 import { fail, isStopping, track } from "./lifecycle.js";
 
-function spawnScript(
-  script: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  stdout: "inherit" | "pipe",
-  // The IPC channel is how a server tells its port.
-  stdio: StdioOptions = ["ignore", stdout, "inherit", "ipc"],
-) {
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { env, stdio });
+function spawnScript(script: string, args: string[], options: NodeProcessOptions) {
+  const child = spawnNode(["--import", "tsx", script, ...args], options);
   const release = track({
     stop: () => killNow(child),
     kill: () => child.kill("SIGKILL"),
@@ -32,7 +26,7 @@ function killNow(child: ChildProcess): Promise<unknown> {
 
 /** Starts a long-running script; its ending before the bench does fails the bench. */
 function startProcess(script: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawnScript(script, [], env, "inherit");
+  const child = spawnScript(script, [], { env });
   child.once("exit", (code, signal) => {
     if (!isStopping()) void fail(`bench: ${script} stopped unexpectedly (${signal ?? `exit code ${code}`})`);
   });
@@ -42,25 +36,17 @@ function startProcess(script: string, env: NodeJS.ProcessEnv): ChildProcess {
 /** Starts a server script (the baseline) and resolves with the port it reports over IPC, within 30 s. */
 export function startServer(script: string, env: NodeJS.ProcessEnv): { child: ChildProcess; port: Promise<number> } {
   const child = startProcess(script, env);
-  const port = new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`bench: ${script} did not start listening within 30 s`)), 30_000);
-    child.on("message", (message: { listening?: number }) => {
-      if (typeof message.listening !== "number") return;
-      clearTimeout(timer);
-      resolve(message.listening);
-    });
-  });
-  return { child, port };
+  return { child, port: reportedPort(child, `bench: ${script}`) };
 }
 
 /** Starts a helper that takes commands on standard input and reports on standard output (a flooder); stopped with the bench. */
 export function startHelper(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawnScript(script, args, env, "pipe", ["pipe", "pipe", "inherit"]);
+  return spawnScript(script, args, { env, stdin: "pipe", stdout: "pipe" });
 }
 
 /** Runs a project script to its end within `timeoutMs`; its standard output. */
 export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<string> {
-  const child = spawnScript(script, args, env, "pipe");
+  const child = spawnScript(script, args, { env, stdout: "pipe" });
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk));
   return new Promise((resolve, reject) => {

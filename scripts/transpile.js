@@ -13,7 +13,7 @@ const runs = (/** @type {string} */ root) => join(root, ".data", "run");
 const DAY_MS = 24 * 3_600_000;
 
 /** What a start runs: the sources of every process, and what they import from prisma/. */
-const SOURCES = ["src/**/*.ts", "worker/**/*.ts", "scripts/start/**/*.ts"];
+const SOURCES = ["src/**/*.ts", "worker/**/*.ts", "scripts/start/**/*.ts", "scripts/node-process.ts"];
 
 /**
  * Transpiles the TypeScript sources to JavaScript in a new folder of `.data/run/` (esbuild, a

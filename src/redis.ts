@@ -1,5 +1,6 @@
 import { Redis } from "ioredis";
 import type { Logger } from "./logger.js";
+import { until } from "./poll.js";
 
 /**
  * The API's Redis command connection (rate-limit counters, announcing request changes). It
@@ -20,16 +21,9 @@ export function openRedis(url: string, logger: Logger): Redis {
  * listening only then, so its first calls are not refused with 503. False if it never answered.
  */
 export async function waitForRedis(redis: Redis, timeoutMs: number, logger: Logger): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  let said = false;
-  while (!(await redisReachable(redis))) {
-    if (Date.now() >= deadline) return false;
-    if (!said)
-      logger.warn({ redis: `${redis.options.host}:${redis.options.port}`, timeoutMs }, "waiting for Redis before listening");
-    said = true;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return true;
+  if (await redisReachable(redis)) return true;
+  logger.warn({ redis: `${redis.options.host}:${redis.options.port}`, timeoutMs }, "waiting for Redis before listening");
+  return until(() => redisReachable(redis), Boolean, timeoutMs, "Redis", 250).catch(() => false);
 }
 
 /** A connection URL without its password, for logs. */

@@ -13,6 +13,7 @@ import type { DemoCredentials } from "./demo-merchant.js";
 import { entrypoints, step } from "./entrypoints.js";
 import type { Preflight } from "./preflight.js";
 import { runStep, supervise } from "./supervisor.js";
+import { until } from "../../src/poll.js";
 
 const say = (line: string) => console.log(`payreq: ${line}`);
 
@@ -73,7 +74,6 @@ Demo merchant (development only; new keys are issued on every start)
 async function untilHealthy(port: number, gaveUp: Promise<unknown>): Promise<number> {
   let over = false;
   void gaveUp.finally(() => (over = true));
-  const deadline = Date.now() + 60_000;
   // node:http rather than fetch: fetch would load undici into this process for good.
   const healthy = () =>
     new Promise<boolean>((resolve) =>
@@ -86,9 +86,13 @@ async function untilHealthy(port: number, gaveUp: Promise<unknown>): Promise<num
           this.destroy();
         }),
     );
-  while (!over && Date.now() < deadline) {
-    if (await healthy()) return port;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`the API did not answer /health on port ${port}`);
+  const answered = await until(
+    async () => !over && (await healthy()),
+    (ok) => ok || over,
+    60_000,
+    `the API to answer /health on port ${port}`,
+    200,
+  );
+  if (!answered) throw new Error(`the API stopped before it answered /health on port ${port}`);
+  return port;
 }

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { reportedPort, spawnNode } from "../node-process.js";
 import type { Entrypoint } from "./entrypoints.js";
 
 export interface Supervised {
@@ -23,12 +24,7 @@ export function supervise(
   let signalled = false;
   const running = new Map<ChildProcess, string>();
   const problems: string[] = [];
-  let announceListening: (port: number) => void = () => {};
-  let failBeforeListening: (err: Error) => void = () => {};
-  const listening = new Promise<number>((resolve, reject) => {
-    announceListening = resolve;
-    failBeforeListening = reject;
-  });
+  let listening: Promise<number> = Promise.reject(new Error("the group runs no API"));
   listening.catch(() => {});
 
   function stopAll(reason: string) {
@@ -46,10 +42,14 @@ export function supervise(
 
   const stopped = new Promise<number>((resolve) => {
     for (const { name, args } of entrypoints) {
-      const child = spawn(process.execPath, args, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+      const child = spawnNode(args);
       running.set(child, name);
-      child.on("message", (message: { listening?: number; problem?: string }) => {
-        if (typeof message.listening === "number") announceListening(message.listening);
+      if (name === "API") {
+        // The API waits up to 30 s for Redis before it listens; a start slower than this is stuck.
+        listening = reportedPort(child, "the API", 5 * 60_000);
+        listening.catch(() => {});
+      }
+      child.on("message", (message: { problem?: string }) => {
         if (typeof message.problem === "string") problems.push(message.problem);
       });
       child.once("exit", (code, signal) => {
@@ -57,7 +57,6 @@ export function supervise(
         if (!signalled) {
           say(`the ${name} stopped (${signal ?? `exit code ${code}`})`);
           exitCode = code || 1;
-          failBeforeListening(new Error(`the ${name} stopped before the API was listening`));
           stopAll(`the ${name} stopped`);
         } else if (code !== 0) {
           exitCode ??= code ?? 1;
@@ -82,7 +81,7 @@ export function runStep<Message>(
   args: string[],
   cancel?: Promise<unknown>,
 ): Promise<{ code: number; ended: string; message?: Message }> {
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = spawnNode(args);
   let message: Message | undefined;
   child.once("message", (sent) => (message = sent as Message));
   const passOn = (signal: NodeJS.Signals) => child.kill(signal);

@@ -3,13 +3,13 @@
  * the port `PORT` names, with a merchant, payer key and wallet of the test's own in place of the
  * credentials `npm start` prints. Run twice, they make two requests, never a replay of the first.
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile, type ChildProcess } from "node:child_process";
+import { reportedPort, spawnNode } from "../../scripts/node-process.js";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildMerchant, buildPayerKey, buildWallet } from "../factories.js";
-import { until } from "../until.js";
 
 const readme = readFileSync(resolve(import.meta.dirname, "../../README.md"), "utf8");
 const block = /With the credentials `npm start` printed[^\n]*\n\n```sh\n([\s\S]*?)```/.exec(readme)![1]!;
@@ -23,13 +23,11 @@ const steps = lines.flatMap((line, i) =>
 let api: ChildProcess;
 let port: string;
 beforeAll(async () => {
-  api = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+  api = spawnNode(["--import", "tsx", "src/server.ts"], {
     env: { ...process.env, PORT: "0", METRICS_PORT: "0", LOG_LEVEL: "info" },
-    stdio: ["ignore", "pipe", "ignore"],
+    stdout: "ignore",
   });
-  let output = "";
-  api.stdout!.on("data", (chunk: Buffer) => (output += chunk));
-  port = (await until(() => /"port":(\d+)[^\n]*API listening/.exec(output)?.[1], Boolean, 20_000, "the API to listen"))!;
+  port = String(await reportedPort(api, "the API"));
 });
 afterAll(() => void api.kill("SIGKILL"));
 

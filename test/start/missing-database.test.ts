@@ -2,10 +2,10 @@
  * An API whose DATABASE_URL names a database that does not exist is a dependency failure, not a
  * bug: both transports answer EXTERNAL_SERVICE_ERROR (503 on REST), as for a database that is down.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { reportedPort, spawnNode } from "../../scripts/node-process.js";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { until } from "../until.js";
 
 let api: ChildProcess;
 let base: string;
@@ -14,13 +14,11 @@ const key = { "x-api-key": `mk_${randomBytes(6).toString("hex")}_${randomBytes(3
 beforeAll(async () => {
   const url = new URL(process.env["DATABASE_URL"]!);
   url.pathname = `/payreq_missing_${randomBytes(6).toString("hex")}`;
-  api = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+  api = spawnNode(["--import", "tsx", "src/server.ts"], {
     env: { ...process.env, DATABASE_URL: url.toString(), PORT: "0", METRICS_PORT: "0", LOG_LEVEL: "info" },
-    stdio: ["ignore", "pipe", "ignore"],
+    stdout: "ignore",
   });
-  let output = "";
-  api.stdout!.on("data", (chunk: Buffer) => (output += chunk));
-  const port = await until(() => /"port":(\d+)[^\n]*API listening/.exec(output)?.[1], Boolean, 20_000, "the API to listen");
+  const port = await reportedPort(api, "the API");
   base = `http://127.0.0.1:${port}`;
 });
 afterAll(() => void api.kill("SIGKILL"));

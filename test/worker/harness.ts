@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { reportedPort, spawnNode } from "../../scripts/node-process.js";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
@@ -122,31 +122,20 @@ export function eventOf(transactionId: string) {
 
 /** Starts the API as its own process (on this file's database) on a free-ish loopback port and waits until it answers. */
 export async function startApiProcess(env: Record<string, string> = {}) {
-  // Port 0: the system picks a free port and the process logs it. A port picked here at random
+  // Port 0: the system picks a free port and the process reports it. A port picked here at random
   // could be taken meanwhile (it once was, by one of this file's own proxies).
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+  const child = spawnNode(["--import", "tsx", "src/server.ts"], {
     env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdout: "pipe",
+    stderr: "pipe",
   });
   let output = "";
-  let port: number | null = null;
-  child.stdout.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-    port ??= Number(/"port":(\d+)[^\n]*API listening/.exec(output)?.[1]) || null;
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const port = await reportedPort(child, "the API process", 20_000).catch((err: Error) => {
+    throw new Error(`${err.message}:\n${output.slice(-2000)}`);
   });
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  let exit: string | null = null;
-  const exited = new Promise<number | null>((resolve) =>
-    child.once("exit", (code, signal) => {
-      exit = `code ${code}, signal ${signal}`;
-      resolve(code);
-    }),
-  );
-  const listening = () => {
-    if (exit) throw new Error(`the API process exited (${exit}) before it listened:\n${output.slice(-2000)}`);
-    return port;
-  };
-  await until(listening, (found) => found !== null, 20_000, "the API process to log the port it listens on");
   const base = `http://127.0.0.1:${port}`;
   const up = () =>
     fetch(`${base}/health`).then(
