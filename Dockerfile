@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# The service's image: the API by default (`node dist/src/server.js`); the worker and the one-off
+# The service's image: the API by default (`node dist/src/api/server.js`); the worker and the one-off
 # migration run from the same image with another command (see compose.yaml).
 ARG NODE_VERSION=24
 
@@ -36,4 +36,4 @@ EXPOSE 4000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/ready`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The API's heap flags, as npm start gives them (scripts/start/entrypoints.ts, API_NODE_FLAGS).
-CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=1024", "dist/src/server.js"]
+CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=1024", "dist/src/api/server.js"]

@@ -24,7 +24,7 @@ export interface ServiceProcesses {
   worker: ProcessEntry;
 }
 
-const isApi = (argv: string[]) => argv.some((word) => /(^|\/)src\/server\.[cm]?[jt]s$/.test(word));
+const isApi = (argv: string[]) => argv.some((word) => /(^|\/)src\/api\/server\.[cm]?[jt]s$/.test(word));
 const isWorker = (argv: string[]) => argv.some((word) => /(^|\/)worker\/index\.[cm]?[jt]s$/.test(word));
 
 /**

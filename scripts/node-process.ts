@@ -22,7 +22,7 @@ export function spawnNode(
 }
 
 /**
- * The port a process says it listens on (`process.send({ listening: port })`, as src/server.ts
+ * The port a process says it listens on (`process.send({ listening: port })`, as src/api/server.ts
  * and the bench's baseline server do). Rejects, naming `what`, when the process ends first or has
  * not said within `timeoutMs`.
  */

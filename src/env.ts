@@ -82,7 +82,7 @@ const flag = z.enum(["true", "false"]).transform((v) => v === "true");
 /** Read by the API and the worker alike: see the contract's "Stopping". */
 const shutdownTimeout = duration.default(10_000);
 
-/** The API process: `src/config.ts`. */
+/** The API process: `src/api/config.ts`. */
 export const apiEnv = sharedEnv.extend({
   /** How long a stopping API lets the calls in flight finish before it cuts them off. */
   SHUTDOWN_TIMEOUT: shutdownTimeout,

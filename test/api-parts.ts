@@ -1,10 +1,10 @@
-import { loadApiConfig, type ApiConfig } from "../src/config.js";
+import { loadApiConfig, type ApiConfig } from "../src/api/config.js";
 import { createApp } from "../src/http/app.js";
 import { createLogger } from "../src/logger.js";
-import { openRedis } from "../src/redis.js";
+import { openRedis } from "../src/transport/redis.js";
 
 /**
- * What the API's composition root (src/server.ts) makes, made once per test file from the test
+ * What the API's composition root (src/api/server.ts) makes, made once per test file from the test
  * environment (vitest.config.ts), so tests run the app as the process does.
  */
 export const config = loadApiConfig();

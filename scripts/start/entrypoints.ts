@@ -53,7 +53,7 @@ export const API_NODE_FLAGS = ["--max-semi-space-size=8", "--max-old-space-size=
 const processFlags = (name: "API" | "worker") => (name === "API" ? API_NODE_FLAGS : []);
 
 const file = (name: "API" | "worker", root: string, ext: string) =>
-  join(root, ...(name === "API" ? ["src", `server.${ext}`] : ["worker", `index.${ext}`]));
+  join(root, ...(name === "API" ? ["src", "api", `server.${ext}`] : ["worker", `index.${ext}`]));
 
 /**
  * The node arguments that run the API or the worker from `root`, a tree of JavaScript (a run

@@ -50,7 +50,7 @@ export function createGraphQLHandler({ changes, streams, contexts, limiter, logg
     landingPage: false,
     // http/app.ts bounds /graphql bodies at 64 KiB before Yoga sees them; Yoga's own (stream-wrapping) check is redundant.
     maxRequestBodySize: false,
-    // The Response the HTTP server installed (src/server.ts makes the app after it): @hono/node-server
+    // The Response the HTTP server installed (src/api/server.ts makes the app after it): @hono/node-server
     // writes its own Response straight to the socket, where another one is read back as a stream.
     fetchAPI: { Response: globalThis.Response },
     // Dashboards call /graphql from browsers: only the configured origins may. Yoga sets these

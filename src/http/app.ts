@@ -2,19 +2,18 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { declaredBodyLength, MAX_BODY_BYTES } from "./limits.js";
 import type { Redis } from "ioredis";
-import type { ApiConfig } from "../config.js";
 import type { Logger } from "../logger.js";
 import { pool } from "../db.js";
 import { publishedSigningKeys } from "../domain/webhooks/signing-keys.js";
 import { publishRequestChanges, subscribeRequestChanges } from "../pubsub/request-changes.js";
-import { redisReachable } from "../redis.js";
+import { redisReachable } from "../transport/redis.js";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { clientAddressFrom, parseAddressRange, type AddressRange } from "../transport/client-address.js";
 import { carryOver, createRequestContexts, recordClientAddress, requestIdOf } from "../transport/request-context.js";
 import { createRateLimiter } from "../transport/rate-limit.js";
-import { createGraphQLHandler } from "../graphql/yoga.js";
+import { createGraphQLHandler, type GraphQLSettings } from "../graphql/yoga.js";
 import { boundedStreams } from "../graphql/stream-limit.js";
-import { createStreamSlots } from "../transport/stream-slots.js";
+import { createStreamSlots, type StreamLimits } from "../transport/stream-slots.js";
 import { mountQrCodes } from "./qr.js";
 import { countCalls } from "./metrics.js";
 import { callerMiddleware, errorRenderer } from "./middleware.js";
@@ -22,9 +21,18 @@ import { trackCalls } from "./stopping.js";
 import { mountRest } from "./rest/router.js";
 import { routes } from "./rest/routes.js";
 
-/** What the API's composition root (src/server.ts) opens and hands to the app. */
+/** The settings the app reads: those parts of the API's configuration (src/api/config.ts). */
+export interface AppSettings {
+  server: { corsOrigins: string[]; trustedProxies: string[] };
+  graphql: Omit<GraphQLSettings, "corsOrigins">;
+  redis: { url: string };
+  rateLimit: { perMinute: number };
+  subscriptions: StreamLimits;
+}
+
+/** What the API's composition root (src/api/server.ts) opens and hands to the app. */
 export interface AppParts {
-  config: ApiConfig;
+  config: AppSettings;
   logger: Logger;
   /** The command connection; the app opens its own subscriber connection for request changes. */
   redis: Redis;
@@ -114,7 +122,7 @@ export function createApp({ config, logger, redis }: AppParts) {
     /**
      * Refuses new calls and ends the subscription streams (clients get a `complete` event, and
      * their places in the per-key and per-address bounds are given back); resolves once the calls
-     * already running have answered. The process closes its connections only after that (src/server.ts).
+     * already running have answered. The process closes its connections only after that (src/api/server.ts).
      */
     stop: async () => {
       const idle = calls.stop();

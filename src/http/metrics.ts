@@ -16,7 +16,7 @@ export function countCalls(app: Hono, knownOperations: Set<string>) {
 }
 
 /**
- * The metrics endpoint, GET /metrics, as an app of its own: src/server.ts serves it on
+ * The metrics endpoint, GET /metrics, as an app of its own: src/api/server.ts serves it on
  * METRICS_PORT, never on the public API port (payment counts and backlog are not for callers).
  */
 export function createMetricsApp() {

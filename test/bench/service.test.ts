@@ -6,7 +6,7 @@ import { serviceProcesses } from "../../bench/service.js";
 /** A process table from [pid, ppid, command line] rows, with unrelated processes around it. */
 const table = (...rows: [number, number, string][]): ProcessEntry[] => [
   { pid: 1, ppid: 0, argv: ["/sbin/init"] },
-  { pid: 50, ppid: 1, argv: ["node", "/elsewhere/src/server.js"] }, // another engineer's API, not under npm
+  { pid: 50, ppid: 1, argv: ["node", "/elsewhere/src/api/server.js"] }, // another engineer's API, not under npm
   ...rows.map(([pid, ppid, command]) => ({ pid, ppid, argv: command.split(" ") })),
 ];
 const pids = (found: ReturnType<typeof serviceProcesses>) => ({
@@ -24,7 +24,7 @@ describe("the processes of npm start, as the bench finds them", () => {
       [10, 9, "npm start"],
       [11, 10, "node --import tsx scripts/start/main.ts --demo"],
       [12, 11, "/app/node_modules/@esbuild/linux-x64/bin/esbuild --service=0.28.2 --ping"],
-      [13, 11, "/usr/bin/node --enable-source-maps /app/.data/run/1-11/src/server.js"],
+      [13, 11, "/usr/bin/node --enable-source-maps /app/.data/run/1-11/src/api/server.js"],
       [14, 11, "/usr/bin/node --enable-source-maps /app/.data/run/1-11/worker/index.js"],
     );
     expect(pids(serviceProcesses(processes, 10))).toEqual({
@@ -42,16 +42,16 @@ describe("the processes of npm start, as the bench finds them", () => {
       [10, 9, "npm start"],
       [11, 10, "node scripts/start/bootstrap.js --demo"],
       [12, 11, "node dist/scripts/start/main.js --demo"],
-      [13, 12, "node dist/src/server.js"],
+      [13, 12, "node dist/src/api/server.js"],
       [14, 12, "node dist/worker/index.js"],
     );
     expect(pids(serviceProcesses(bootstrap, 10))).toMatchObject({ launchers: [11], supervisor: 12, api: 13, worker: 14 });
     const watch = table(
       [10, 9, "npm run dev"],
       [11, 10, "node --import tsx scripts/start/main.ts --demo --watch"],
-      [12, 11, "node node_modules/tsx/dist/cli.mjs watch --clear-screen=false src/server.ts"],
+      [12, 11, "node node_modules/tsx/dist/cli.mjs watch --clear-screen=false src/api/server.ts"],
       [13, 11, "node node_modules/tsx/dist/cli.mjs watch --clear-screen=false worker/index.ts"],
-      [14, 12, "node --require preflight.cjs --import loader.mjs src/server.ts"],
+      [14, 12, "node --require preflight.cjs --import loader.mjs src/api/server.ts"],
       [15, 13, "node --require preflight.cjs --import loader.mjs worker/index.ts"],
     );
     // The deepest process of each entry point is the one serving; their parents differ, so this shape is refused.
@@ -59,7 +59,7 @@ describe("the processes of npm start, as the bench finds them", () => {
   });
 
   it("says what it found when the API or the worker is missing", () => {
-    const noWorker = table([10, 9, "npm start"], [11, 10, "node main.js"], [13, 11, "node src/server.js"]);
+    const noWorker = table([10, 9, "npm start"], [11, 10, "node main.js"], [13, 11, "node src/api/server.js"]);
     expect(() => serviceProcesses(noWorker, 10)).toThrow(/found 0 such processes.*11 \(parent 10\): node main\.js/);
     expect(() => serviceProcesses(noWorker, 99)).toThrow(/not running/);
   });

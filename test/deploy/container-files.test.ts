@@ -163,7 +163,7 @@ describe("Dockerfile", () => {
   it("starts the compiled API by default and checks its health on /ready", () => {
     const cmd = JSON.parse(args("CMD")[0]!) as string[];
     const source = sourceOf(cmd);
-    expect([source, existsSync(join(root, source))]).toEqual(["src/server.ts", true]);
+    expect([source, existsSync(join(root, source))]).toEqual(["src/api/server.ts", true]);
     // With the heap flags npm start gives the API.
     expect(cmd.slice(1, -1)).toEqual(API_NODE_FLAGS);
     expect(args("HEALTHCHECK")[0]).toContain("/ready");

@@ -23,7 +23,7 @@ const steps = lines.flatMap((line, i) =>
 let api: ChildProcess;
 let port: string;
 beforeAll(async () => {
-  api = spawnNode(["--import", "tsx", "src/server.ts"], {
+  api = spawnNode(["--import", "tsx", "src/api/server.ts"], {
     env: { ...process.env, PORT: "0", METRICS_PORT: "0", LOG_LEVEL: "info" },
     stdout: "ignore",
   });

@@ -1,7 +1,7 @@
 /**
  * Setup of every worker test file (the worker project's setupFiles), run before the file imports
  * anything: a database of its own, copied from the migrated template, and a signing-key directory
- * of its own. process.env points at both before src/config.ts is first imported (Vitest loads
+ * of its own. process.env points at both before src/api/config.ts is first imported (Vitest loads
  * modules afresh per file), so the file's `db`, its workers, and the API and worker processes it
  * spawns (they inherit process.env) all use them. A worker delivers and sweeps everything in its
  * database; here, everything is this file's. Both are removed after the file's own afterAll hooks.

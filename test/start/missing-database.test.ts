@@ -14,7 +14,7 @@ const key = { "x-api-key": `mk_${randomBytes(6).toString("hex")}_${randomBytes(3
 beforeAll(async () => {
   const url = new URL(process.env["DATABASE_URL"]!);
   url.pathname = `/payreq_missing_${randomBytes(6).toString("hex")}`;
-  api = spawnNode(["--import", "tsx", "src/server.ts"], {
+  api = spawnNode(["--import", "tsx", "src/api/server.ts"], {
     env: { ...process.env, DATABASE_URL: url.toString(), PORT: "0", METRICS_PORT: "0", LOG_LEVEL: "info" },
     stdout: "ignore",
   });

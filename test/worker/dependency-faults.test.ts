@@ -175,7 +175,7 @@ describe("a worker started while Redis is down", () => {
 
 describe("an API started while Redis is down", () => {
   it("says it waits for Redis and listens only once Redis answers", async () => {
-    const { cutRedis, lines, exited, child } = await spawnWithRedisCut("src/server.ts", { PORT: "0" });
+    const { cutRedis, lines, exited, child } = await spawnWithRedisCut("src/api/server.ts", { PORT: "0" });
     try {
       await until(
         () => lines.map((l) => l.msg),

@@ -17,7 +17,7 @@ export { until };
 
 /**
  * This file's database and signing-key directory, made by test/setup/worker-database.ts before
- * anything loaded src/config.ts. Spawned API and worker processes inherit them through process.env.
+ * anything loaded src/api/config.ts. Spawned API and worker processes inherit them through process.env.
  */
 export const fileEnv = {
   DATABASE_URL: process.env["DATABASE_URL"] ?? "",
@@ -29,7 +29,7 @@ if (
   fileEnv.WEBHOOK_SIGNING_KEY_DIR === testEnv.WEBHOOK_SIGNING_KEY_DIR
 ) {
   throw new Error(
-    `worker tests need a database of their own (test/setup/worker-database.ts): DATABASE_URL is ${fileEnv.DATABASE_URL}, src/config.ts read ${config.db.url}`,
+    `worker tests need a database of their own (test/setup/worker-database.ts): DATABASE_URL is ${fileEnv.DATABASE_URL}, src/api/config.ts read ${config.db.url}`,
   );
 }
 
@@ -124,7 +124,7 @@ export function eventOf(transactionId: string) {
 export async function startApiProcess(env: Record<string, string> = {}) {
   // Port 0: the system picks a free port and the process reports it. A port picked here at random
   // could be taken meanwhile (it once was, by one of this file's own proxies).
-  const child = spawnNode(["--import", "tsx", "src/server.ts"], {
+  const child = spawnNode(["--import", "tsx", "src/api/server.ts"], {
     env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env },
     stdout: "pipe",
     stderr: "pipe",

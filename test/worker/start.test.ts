@@ -127,7 +127,7 @@ describe("npm start", () => {
     // The API and the worker run as the sources transpiled for this start, in a folder of its own.
     const processes = group.processes();
     const running = processes.map((p) => p.command);
-    const api = running.find((command) => /\.data\/run\/[^/ ]+\/src\/server\.js/.test(command));
+    const api = running.find((command) => /\.data\/run\/[^/ ]+\/src\/api\/server\.js/.test(command));
     expect(api, running.join("\n")).toBeDefined();
     const runFolder = /(\S*\.data\/run\/[^/ ]+)\//.exec(api!)![1]!;
     expect(running.some((command) => command.includes(`${runFolder}/worker/index.js`))).toBe(true);
@@ -140,7 +140,7 @@ describe("npm start", () => {
     expect(supervisor!.nodeOptions).not.toMatch(/tsx|--import|--loader|--require|-r\b/);
     const children = processes.filter((p) => p.parent === supervisor!.pid).map((p) => p.args.slice(1).join(" "));
     expect(children.sort(), running.join("\n")).toEqual([
-      `--enable-source-maps ${API_NODE_FLAGS.join(" ")} ${runFolder}/src/server.js`,
+      `--enable-source-maps ${API_NODE_FLAGS.join(" ")} ${runFolder}/src/api/server.js`,
       `--enable-source-maps ${runFolder}/worker/index.js`,
     ]);
     expect(await group.stop("SIGTERM")).toBe(0);
@@ -171,7 +171,9 @@ describe("the production build", () => {
     expect(group.output()).toContain("is at the latest migration");
     const running = group.processes().map((p) => p.command);
     expect(
-      running.filter((command) => command.includes(`${outDir}/src/server.js`) || command.includes(`${outDir}/worker/index.js`)),
+      running.filter(
+        (command) => command.includes(`${outDir}/src/api/server.js`) || command.includes(`${outDir}/worker/index.js`),
+      ),
     ).toHaveLength(2);
     expect(running.filter((command) => command.includes("tsx"))).toEqual([]);
 

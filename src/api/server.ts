@@ -1,11 +1,11 @@
 import type { Server } from "node:http";
 import { serve, type ServerType } from "@hono/node-server";
 import { loadApiConfig } from "./config.js";
-import { closeDatabase, openDatabase } from "./db.js";
-import { createLogger } from "./logger.js";
-import { openRedis, redactedUrl, waitForRedis } from "./redis.js";
-import { createApp } from "./http/app.js";
-import { createMetricsApp } from "./http/metrics.js";
+import { closeDatabase, openDatabase } from "../db.js";
+import { createLogger } from "../logger.js";
+import { openRedis, redactedUrl, waitForRedis } from "../transport/redis.js";
+import { createApp } from "../http/app.js";
+import { createMetricsApp } from "../http/metrics.js";
 
 // The API's composition root: its settings, logger and connections are made here and handed down.
 const config = loadApiConfig();

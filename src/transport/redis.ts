@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
-import type { Logger } from "./logger.js";
-import { until } from "./poll.js";
+import type { Logger } from "../logger.js";
+import { until } from "../poll.js";
 
 /**
  * The API's Redis command connection (rate-limit counters, announcing request changes). It

@@ -1,8 +1,8 @@
-import { apiEnv, parseEnv } from "./env.js";
+import { apiEnv, parseEnv } from "../env.js";
 
 /**
  * The API process's configuration, from its environment (strictly: src/env.ts). Read by the API's
- * composition root (src/server.ts), which hands each part to what needs it.
+ * composition root (src/api/server.ts), which hands each part to what needs it.
  */
 export function loadApiConfig(env = parseEnv(apiEnv)) {
   return {
