@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawnNode } from "../../scripts/node-process.js";
 import { Redis } from "ioredis";
 import { db } from "../../src/db.js";
 import { describe, expect, it } from "vitest";
@@ -58,7 +58,7 @@ describe("webhook delivery under faults", () => {
     // The first call hangs past the kill; later calls answer at once.
     const receiver = await startReceiver((i) => ({ delayMs: i === 0 ? 60_000 : 0 }));
     const config = workerConfig({ timeoutMs: 1_000 });
-    const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
+    const child = spawnNode(["--import", "tsx", "worker/index.ts"], {
       env: {
         ...process.env,
         QUEUE_PREFIX: config.queues.prefix,
@@ -68,7 +68,8 @@ describe("webhook delivery under faults", () => {
         WEBHOOK_RECONCILE_INTERVAL: "300",
         WEBHOOK_ISSUER: "payreq-test",
       },
-      stdio: "ignore",
+      stdout: "ignore",
+      stderr: "ignore",
     });
     const exited = new Promise((resolve) => child.once("exit", resolve));
 

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawnNode } from "../../scripts/node-process.js";
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
@@ -25,12 +25,13 @@ describe("worker", () => {
   });
 
   it("runs as its own process, logs that it is ready and exits cleanly on SIGTERM", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
+    const child = spawnNode(["--import", "tsx", "worker/index.ts"], {
       env: { ...process.env, LOG_LEVEL: "info", QUEUE_PREFIX: `test-${randomUUID()}` },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdout: "pipe",
+      stderr: "pipe",
     });
     let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     await until(
       async () => output,
       (text) => text.includes("worker ready"),
