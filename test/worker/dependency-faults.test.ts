@@ -1,4 +1,4 @@
-import { spawnNode } from "../../scripts/node-process.js";
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createServer, connect, type Server, type Socket } from "node:net";
 import { createInterface } from "node:readline";
@@ -124,10 +124,9 @@ async function spawnWithRedisCut(script: string, env: Record<string, string>) {
   const redisUrl = new URL(testEnv.REDIS_URL);
   redisUrl.port = String(await cutRedis.listen());
   cutRedis.cut();
-  const child = spawnNode(["--import", "tsx", script], {
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
     env: { ...process.env, LOG_LEVEL: "info", REDIS_URL: redisUrl.toString(), ...env },
-    stdout: "pipe",
-    stderr: "pipe",
+    stdio: ["ignore", "pipe", "pipe"],
   });
   const lines: { level: number; msg: string }[] = [];
   let stderr = "";

@@ -1,4 +1,4 @@
-import { spawnNode } from "../../scripts/node-process.js";
+import { spawn } from "node:child_process";
 import { Redis } from "ioredis";
 import { db } from "../../src/db.js";
 import { describe, expect, it } from "vitest";
@@ -60,7 +60,7 @@ describe("webhook delivery under faults", () => {
     // (with 1 s it failed once here, right after a full suite run had loaded the machine).
     const receiver = await startReceiver((i) => ({ delayMs: i === 0 ? 60_000 : 0 }));
     const config = workerConfig({ timeoutMs: 3_000 });
-    const child = spawnNode(["--import", "tsx", "worker/index.ts"], {
+    const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
       env: {
         ...process.env,
         QUEUE_PREFIX: config.queues.prefix,
@@ -70,8 +70,7 @@ describe("webhook delivery under faults", () => {
         WEBHOOK_RECONCILE_INTERVAL: "300",
         WEBHOOK_ISSUER: "payreq-test",
       },
-      stdout: "ignore",
-      stderr: "ignore",
+      stdio: "ignore",
     });
     const exited = new Promise((resolve) => child.once("exit", resolve));
 

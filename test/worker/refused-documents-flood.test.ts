@@ -1,4 +1,4 @@
-import { spawnNode } from "../../scripts/node-process.js";
+import { spawn } from "node:child_process";
 import { Agent, request } from "node:http";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
@@ -27,13 +27,12 @@ function send(agent: Agent, base: string, path: string, headers: Record<string, 
  * `during` runs; `statuses()` counts every answer so far.
  */
 function startFlooder(base: string, apiKey: string) {
-  const child = spawnNode(["--import", "tsx", "bench/floods/refused-documents.ts", base, apiKey], {
-    stdin: "pipe",
-    stdout: "pipe",
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/floods/refused-documents.ts", base, apiKey], {
+    stdio: ["pipe", "pipe", "inherit"],
   });
   servers.push({ kill: () => child.kill("SIGKILL") });
   const messages: { underway?: boolean; statuses?: [number, number][] }[] = [];
-  createInterface({ input: child.stdout! }).on("line", (line) => messages.push(JSON.parse(line) as (typeof messages)[number]));
+  createInterface({ input: child.stdout }).on("line", (line) => messages.push(JSON.parse(line) as (typeof messages)[number]));
   let statuses = new Map<number, number>();
   const next = async <K extends "underway" | "statuses">(kind: K, after: number, what: string) =>
     (await until(
@@ -45,14 +44,14 @@ function startFlooder(base: string, apiKey: string) {
   return {
     async turn<T>(during: () => Promise<T>): Promise<T> {
       const from = messages.length;
-      child.stdin!.write("flood\n");
+      child.stdin.write("flood\n");
       try {
         // Under way, and (the first time) past the 20 documents the key's minute allows.
         await next("underway", from, "the flood to be under way");
         return await during();
       } finally {
         const pausedFrom = messages.length;
-        child.stdin!.write("pause\n");
+        child.stdin.write("pause\n");
         statuses = new Map((await next("statuses", pausedFrom, "the flooder to pause")).statuses);
       }
     },

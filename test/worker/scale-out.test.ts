@@ -1,4 +1,4 @@
-import { spawnNode } from "../../scripts/node-process.js";
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import { startReceiver, until, verifyNotification } from "./harness.js";
 
 /** A worker process on this file's database and the given queue prefix, counting the deliveries it logs. */
 function startWorkerProcess(prefix: string) {
-  const child = spawnNode(["--import", "tsx", "worker/index.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
     env: {
       ...process.env,
       QUEUE_PREFIX: prefix,
@@ -18,7 +18,7 @@ function startWorkerProcess(prefix: string) {
       WEBHOOK_ISSUER: "payreq-test",
       WEBHOOK_RECONCILE_INTERVAL: "1s",
     },
-    stdout: "pipe",
+    stdio: ["ignore", "pipe", "inherit"],
   });
   const seen = { ready: false, delivered: 0 };
   createInterface({ input: child.stdout! }).on("line", (line) => {

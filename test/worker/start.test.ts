@@ -3,9 +3,7 @@
  * (`dist/`, no tsx) started the way `npm run start:prod` does. Both are stopped with SIGTERM, as a
  * process manager would, and must leave nothing running.
  */
-import { execFile } from "node:child_process";
-import { spawn } from "node:child_process";
-import { spawnNode } from "../../scripts/node-process.js";
+import { execFile, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -79,8 +77,8 @@ async function startGroup(command: string, args: string[], env: Record<string, s
     }
   });
   let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk));
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   let gone = false;
   void exited.then(() => (gone = true));
@@ -231,16 +229,15 @@ describe("a worker whose signing key cannot be read", () => {
       await rm(file);
       await mkdir(file); // unreadable even for root: EISDIR
 
-      const child = spawnNode(["--import", "tsx", "worker/index.ts"], {
+      const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
         env: { ...process.env, NODE_ENV, LOG_LEVEL: "info", WEBHOOK_SIGNING_KEY_DIR: dir, QUEUE_PREFIX: `test-${randomUUID()}` },
-        stdout: "pipe",
-        stderr: "pipe",
+        stdio: ["ignore", "pipe", "pipe"],
       });
       onTestFinished(() => void child.kill("SIGKILL"));
       let stdout = "";
       let stderr = "";
-      child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk));
-      child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk));
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
       const [code] = (await once(child, "exit")) as [number | null];
 
       expect(code, stdout + stderr).toBe(1);

@@ -39,7 +39,7 @@ function holdStreams(base: string, owner: TestMerchant, address: string, count: 
   const heardByAll = new Set<string>();
   let statuses: number[] | null = null;
   let failure: string | null = null;
-  createInterface({ input: child.stdout! }).on("line", (line) => {
+  createInterface({ input: child.stdout }).on("line", (line) => {
     const message = JSON.parse(line) as { statuses?: number[]; heardByAll?: string; failure?: string };
     statuses ??= message.statuses ?? null;
     if (message.heardByAll) heardByAll.add(message.heardByAll);

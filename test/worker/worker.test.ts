@@ -1,4 +1,4 @@
-import { spawnNode } from "../../scripts/node-process.js";
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
@@ -25,13 +25,12 @@ describe("worker", () => {
   });
 
   it("runs as its own process, logs that it is ready and exits cleanly on SIGTERM", async () => {
-    const child = spawnNode(["--import", "tsx", "worker/index.ts"], {
+    const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
       env: { ...process.env, LOG_LEVEL: "info", QUEUE_PREFIX: `test-${randomUUID()}` },
-      stdout: "pipe",
-      stderr: "pipe",
+      stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
-    child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     await until(
       async () => output,
       (text) => text.includes("worker ready"),
