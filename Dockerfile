@@ -27,9 +27,11 @@ RUN mkdir -p /var/lib/payreq/signing-keys && chown -R node:node /var/lib/payreq
 COPY --from=dependencies /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # The migration command runs the migration step's Prisma CLI (the `prisma6` package), which reads
-# its configuration in prisma/migrate/ (and the settings-file reader that imports) and the migrations.
+# its configuration in prisma/migrate/ (and the settings-file reader that imports) and the migrations,
+# with the preload that lets it exit once done (scripts/start/prisma-cli.ts).
 COPY package.json ./
 COPY src/env-file.ts ./src/
+COPY scripts/start/engine-lock-timer.cjs ./scripts/start/
 COPY prisma ./prisma
 USER node
 EXPOSE 4000

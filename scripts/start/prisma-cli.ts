@@ -15,9 +15,16 @@ export interface PrismaCliOptions {
  *   migrates without a native binary, with its own configuration (prisma/migrate/).
  */
 const CLIS = {
-  generate: { main: "node_modules/prisma/build/index.js", args: [], env: { PRISMA_SCHEMA_ENGINE_BINARY: process.execPath } },
+  generate: {
+    main: "node_modules/prisma/build/index.js",
+    preload: [],
+    args: [],
+    env: { PRISMA_SCHEMA_ENGINE_BINARY: process.execPath },
+  },
   migrate: {
     main: "node_modules/prisma6/build/index.js",
+    // Without it, every deploy and reset waits out a 10 s timer the engine leaves behind.
+    preload: ["scripts/start/engine-lock-timer.cjs"],
     args: ["--config", "prisma/migrate/prisma.config.ts"],
     env: {},
   },
@@ -44,8 +51,9 @@ export const prismaCliSucceeds = async (root: string, cli: keyof typeof CLIS, ar
   (await prismaCli(root, cli, args, options)).code === 0;
 
 async function prismaCli(root: string, cli: keyof typeof CLIS, args: string[], options: PrismaCliOptions) {
-  const { main, args: cliArgs, env } = CLIS[cli];
-  const child = spawn(process.execPath, [join(root, main), ...args, ...cliArgs], {
+  const { main, preload, args: cliArgs, env } = CLIS[cli];
+  const requires = preload.flatMap((file) => ["--require", join(root, file)]);
+  const child = spawn(process.execPath, [...requires, join(root, main), ...args, ...cliArgs], {
     cwd: root,
     env: {
       ...process.env,

@@ -178,6 +178,10 @@ describe("Dockerfile", () => {
     for (const [, name] of config.matchAll(/from "([^".][^"]*?)(?:\/config)?"/g))
       expect(packageJson.dependencies).toHaveProperty([name!]);
     expect(readdirSync(join(root, "prisma/migrations")).length).toBeGreaterThan(0);
+    // And the files its command line preloads.
+    const preloads = [...read("scripts/start/prisma-cli.ts").matchAll(/"(scripts\/[^"]+\.cjs)"/g)].map(([, file]) => file!);
+    expect(preloads).toEqual(["scripts/start/engine-lock-timer.cjs"]);
+    for (const file of preloads) expect(copies).toContain(file);
   });
 
   it("keeps secrets, local state and installed modules out of the build context", () => {
