@@ -1,3 +1,4 @@
+import { built } from "../built.js";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -12,7 +13,7 @@ const run = promisify(execFile);
 /** Runs `npm run admin -- …` as an operator would, against the test database. */
 async function admin(...args: string[]) {
   try {
-    const { stdout } = await run(process.execPath, ["--import", "tsx", "src/cli/admin.ts", ...args], { env: process.env });
+    const { stdout } = await run(process.execPath, [...built("src/cli/admin.ts"), ...args], { env: process.env });
     return { code: 0, stdout };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

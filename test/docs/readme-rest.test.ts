@@ -3,6 +3,7 @@
  * the port `PORT` names, with a merchant, payer key and wallet of the test's own in place of the
  * credentials `npm start` prints. Run twice, they make two requests, never a replay of the first.
  */
+import { built } from "../built.js";
 import { execFile, type ChildProcess } from "node:child_process";
 import { reportedPort, spawnNode } from "../../scripts/node-process.js";
 import { readFileSync } from "node:fs";
@@ -23,7 +24,7 @@ const steps = lines.flatMap((line, i) =>
 let api: ChildProcess;
 let port: string;
 beforeAll(async () => {
-  api = spawnNode(["--import", "tsx", "src/api/server.ts"], {
+  api = spawnNode([...built("src/api/server.ts")], {
     env: { ...process.env, PORT: "0", METRICS_PORT: "0", LOG_LEVEL: "info" },
     stdout: "ignore",
   });

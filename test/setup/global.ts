@@ -1,5 +1,7 @@
 import { rm } from "node:fs/promises";
 import { resolve } from "node:path";
+import type { TestProject } from "vitest/node";
+import { stopTranspiling, transpileSources } from "../../scripts/transpile.js";
 import { createDatabase, dropDatabase } from "../../scripts/start/database-admin.js";
 import { dropDatabasesStartingWith } from "./leftover-databases.js";
 import { applyMigrations } from "../../scripts/start/migrations.js";
@@ -7,32 +9,51 @@ import { testDatabases, testEnv } from "../../vitest.config.js";
 
 const templateName = decodeURIComponent(new URL(testDatabases.templateUrl).pathname.slice(1));
 
+const root = resolve(import.meta.dirname, "../..");
+
 /**
  * This run's databases: the template migrated once, and the shared test database copied from it
  * (worker test files copy their own, test/setup/worker-database.ts). Redis needs no reset: every
  * key a test makes is its own (rate counters per new API key, a queue prefix per test).
+ * And the sources transpiled once, as `npm start` runs them: the processes tests start (the API,
+ * the worker, the CLI) load plain modules from there, as in production, at half the CPU of tsx.
  */
-async function prepare(): Promise<void> {
-  await createDatabase(testDatabases.templateUrl, { recreate: true });
-  await applyMigrations(resolve(import.meta.dirname, "../.."), { DATABASE_URL: testDatabases.templateUrl });
-  await createDatabase(testEnv.DATABASE_URL, { recreate: true, template: templateName });
+async function prepare(): Promise<{ build: string }> {
+  const [build] = await Promise.all([
+    transpileSources(root).finally(stopTranspiling),
+    (async () => {
+      await createDatabase(testDatabases.templateUrl, { recreate: true });
+      await applyMigrations(root, { DATABASE_URL: testDatabases.templateUrl });
+      await createDatabase(testEnv.DATABASE_URL, { recreate: true, template: templateName });
+    })(),
+  ]);
+  return { build };
 }
 
 /** Everything this run made, and nothing another run made. */
-async function cleanUp(): Promise<void> {
+async function cleanUp(build: string): Promise<void> {
   await dropDatabasesStartingWith(testDatabases.templateUrl, testDatabases.workerPrefix);
   await dropDatabase(testEnv.DATABASE_URL);
   await dropDatabase(testDatabases.templateUrl);
   await rm(testEnv.WEBHOOK_SIGNING_KEY_DIR, { recursive: true, force: true });
+  await rm(build, { recursive: true, force: true });
 }
 
 // Vitest runs global setup once per project (the root, api and worker); the slate is made once.
-const shared = globalThis as { [key: symbol]: Promise<void> | undefined };
+const shared = globalThis as { [key: symbol]: Promise<{ build: string }> | undefined };
 const PREPARED = Symbol.for("payreq.test.prepared");
 
-export default async function setup() {
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The run's transpiled sources (test/built.ts). */
+    build: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
   const first = !shared[PREPARED];
   shared[PREPARED] ??= prepare();
-  await shared[PREPARED];
-  return first ? cleanUp : undefined;
+  const { build } = await shared[PREPARED];
+  project.provide("build", build);
+  return first ? () => cleanUp(build) : undefined;
 }

@@ -2,6 +2,7 @@
  * An API whose DATABASE_URL names a database that does not exist is a dependency failure, not a
  * bug: both transports answer EXTERNAL_SERVICE_ERROR (503 on REST), as for a database that is down.
  */
+import { built } from "../built.js";
 import type { ChildProcess } from "node:child_process";
 import { reportedPort, spawnNode } from "../../scripts/node-process.js";
 import { randomBytes } from "node:crypto";
@@ -14,7 +15,7 @@ const key = { "x-api-key": `mk_${randomBytes(6).toString("hex")}_${randomBytes(3
 beforeAll(async () => {
   const url = new URL(process.env["DATABASE_URL"]!);
   url.pathname = `/payreq_missing_${randomBytes(6).toString("hex")}`;
-  api = spawnNode(["--import", "tsx", "src/api/server.ts"], {
+  api = spawnNode([...built("src/api/server.ts")], {
     env: { ...process.env, DATABASE_URL: url.toString(), PORT: "0", METRICS_PORT: "0", LOG_LEVEL: "info" },
     stdout: "ignore",
   });

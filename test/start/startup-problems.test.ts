@@ -2,6 +2,7 @@
  * What `npm start` says when it cannot start: one sentence naming what to fix, exit code 1, no
  * stack trace, nothing started.
  */
+import { built } from "../built.js";
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
@@ -108,7 +109,7 @@ describe("npm start with a signing key the worker cannot read", () => {
     const env = { DATABASE_URL: databaseUrl, WEBHOOK_SIGNING_KEY_DIR: keyDir };
     // The operator CLI makes the current key, as it always has...
     const rotate = () =>
-      run(process.execPath, ["--import", "tsx", "src/cli/admin.ts", "signing-key", "rotate", "--json"], {
+      run(process.execPath, [...built("src/cli/admin.ts"), "signing-key", "rotate", "--json"], {
         env: { ...process.env, ...env },
       }).then(({ stdout }) => JSON.parse(stdout) as { kid: string; file: string });
     const { kid, file } = await rotate();

@@ -1,3 +1,4 @@
+import { built } from "../built.js";
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createServer, connect, type Server, type Socket } from "node:net";
@@ -124,7 +125,7 @@ async function spawnWithRedisCut(script: string, env: Record<string, string>) {
   const redisUrl = new URL(testEnv.REDIS_URL);
   redisUrl.port = String(await cutRedis.listen());
   cutRedis.cut();
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+  const child = spawn(process.execPath, built(script), {
     env: { ...process.env, LOG_LEVEL: "info", REDIS_URL: redisUrl.toString(), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

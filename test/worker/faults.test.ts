@@ -1,3 +1,4 @@
+import { built } from "../built.js";
 import { spawn } from "node:child_process";
 import { Redis } from "ioredis";
 import { db } from "../../src/db.js";
@@ -60,7 +61,7 @@ describe("webhook delivery under faults", () => {
     // (with 1 s it failed once here, right after a full suite run had loaded the machine).
     const receiver = await startReceiver((i) => ({ delayMs: i === 0 ? 60_000 : 0 }));
     const config = workerConfig({ timeoutMs: 3_000 });
-    const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
+    const child = spawn(process.execPath, [...built("worker/index.ts")], {
       env: {
         ...process.env,
         QUEUE_PREFIX: config.queues.prefix,

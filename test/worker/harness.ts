@@ -1,3 +1,4 @@
+import { built } from "../built.js";
 import { reportedPort, spawnNode } from "../../scripts/node-process.js";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -124,7 +125,7 @@ export function eventOf(transactionId: string) {
 export async function startApiProcess(env: Record<string, string> = {}) {
   // Port 0: the system picks a free port and the process reports it. A port picked here at random
   // could be taken meanwhile (it once was, by one of this file's own proxies).
-  const child = spawnNode(["--import", "tsx", "src/api/server.ts"], {
+  const child = spawnNode([...built("src/api/server.ts")], {
     env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env },
     stdout: "pipe",
     stderr: "pipe",

@@ -2,6 +2,7 @@
  * The worker's container health check: the worker rewrites its heartbeat file while PostgreSQL and
  * Redis answer, and worker/health-check.ts passes on a fresh heartbeat only.
  */
+import { built } from "../built.js";
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -19,7 +20,7 @@ async function healthCheck(file?: string): Promise<{ code: number; stderr: strin
   const env = { ...process.env };
   if (file) env["WORKER_HEALTH_FILE"] = file;
   else delete env["WORKER_HEALTH_FILE"];
-  return promisify(execFile)(process.execPath, ["--import", "tsx", "worker/health-check.ts"], { env }).then(
+  return promisify(execFile)(process.execPath, [...built("worker/health-check.ts")], { env }).then(
     () => ({ code: 0, stderr: "" }),
     (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
   );

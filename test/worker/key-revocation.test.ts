@@ -1,3 +1,4 @@
+import { built } from "../built.js";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
@@ -12,7 +13,7 @@ afterAll(() => servers.forEach((server) => server.kill()));
 
 /** `key revoke PREFIX` as an operator runs it, with `env` over the test's settings. */
 async function revoke(prefix: string, env: Record<string, string> = {}) {
-  return run(process.execPath, ["--import", "tsx", "src/cli/admin.ts", "key", "revoke", prefix, "--json"], {
+  return run(process.execPath, [...built("src/cli/admin.ts"), "key", "revoke", prefix, "--json"], {
     env: { ...process.env, ...env },
   }).then(
     ({ stdout }) => ({ code: 0, stdout, stderr: "" }),

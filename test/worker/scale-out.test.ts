@@ -1,3 +1,4 @@
+import { built } from "../built.js";
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline";
@@ -9,7 +10,7 @@ import { startReceiver, until, verifyNotification } from "./harness.js";
 
 /** A worker process on this file's database and the given queue prefix, counting the deliveries it logs. */
 function startWorkerProcess(prefix: string) {
-  const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
+  const child = spawn(process.execPath, [...built("worker/index.ts")], {
     env: {
       ...process.env,
       QUEUE_PREFIX: prefix,

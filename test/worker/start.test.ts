@@ -3,6 +3,7 @@
  * (`dist/`, no tsx) started the way `npm run start:prod` does. Both are stopped with SIGTERM, as a
  * process manager would, and must leave nothing running.
  */
+import { built } from "../built.js";
 import { execFile, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
@@ -104,7 +105,8 @@ async function startGroup(command: string, args: string[], env: Record<string, s
 
 const readyAnswer = async (base: string) => (await fetch(`${base}/ready`)).status;
 
-describe("npm start", () => {
+// Each test waits for start-up (up to 60 s, startGroup) and for the processes to stop (up to 30 s).
+describe("npm start", { timeout: 120_000 }, () => {
   const newDatabase = `postgresql://postgres@127.0.0.1:5432/${testDatabases.workerPrefix}start_${randomUUID().slice(0, 8)}`;
 
   it("creates and migrates a new database, prints working demo keys, and SIGTERM stops API and worker", async () => {
@@ -150,7 +152,7 @@ describe("npm start", () => {
   });
 });
 
-describe("the production build", () => {
+describe("the production build", { timeout: 120_000 }, () => {
   const outDir = `.data/dist-test-${randomUUID().slice(0, 8)}`;
   afterAll(() => rm(outDir, { recursive: true, force: true }));
 
@@ -229,7 +231,7 @@ describe("a worker whose signing key cannot be read", () => {
       await rm(file);
       await mkdir(file); // unreadable even for root: EISDIR
 
-      const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
+      const child = spawn(process.execPath, [...built("worker/index.ts")], {
         env: { ...process.env, NODE_ENV, LOG_LEVEL: "info", WEBHOOK_SIGNING_KEY_DIR: dir, QUEUE_PREFIX: `test-${randomUUID()}` },
         stdio: ["ignore", "pipe", "pipe"],
       });

@@ -1,3 +1,4 @@
+import { built } from "../built.js";
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
@@ -25,7 +26,7 @@ describe("worker", () => {
   });
 
   it("runs as its own process, logs that it is ready and exits cleanly on SIGTERM", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
+    const child = spawn(process.execPath, [...built("worker/index.ts")], {
       env: { ...process.env, LOG_LEVEL: "info", QUEUE_PREFIX: `test-${randomUUID()}` },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -1,0 +1,8 @@
+import { join } from "node:path";
+import { inject } from "vitest";
+
+/**
+ * The node arguments that run one of the project's entry points (`src/api/server.ts`, `worker/index.ts`,
+ * `src/cli/admin.ts`, …) from the run's transpiled sources (test/setup/global.ts), as `npm start` runs them.
+ */
+export const built = (entry: string): string[] => [join(inject("build"), entry.replace(/\.ts$/, ".js"))];
