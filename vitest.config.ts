@@ -37,7 +37,7 @@ export const testDatabases = {
 };
 
 /** Test files of the API that must not share their process with others (see the projects below). */
-const OWN_PROCESS = ["test/pubsub/**/*.test.ts", "test/graphql/graphiql.test.ts"];
+const OWN_PROCESS = ["test/pubsub/**/*.test.ts", "test/graphql/graphiql.test.ts", "test/domain/short-code-collision.test.ts"];
 
 export default defineConfig({
   resolve: {

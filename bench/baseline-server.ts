@@ -76,13 +76,15 @@ async function create(merchantId: string, params: Record<string, string>) {
     const now = new Date();
     const { rows } = await client.query(
       prepared(
-        `INSERT INTO payment_request (id, merchant_id, asset, amount, request_code, payment_expiry_seconds, expires_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, 120, $6, $7, $7) RETURNING *`,
+        `INSERT INTO payment_request (id, merchant_id, asset, amount, request_code, short_code, payment_expiry_seconds, expires_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, 120, $7, $8, $8) RETURNING *`,
         [
           id,
           merchantId,
           params.asset,
           params.amount,
+          randomBytes(8).toString("hex"),
+          // The service draws a PR-XXX-XXX code; 64 random bits here need no retry, for the same write.
           randomBytes(8).toString("hex"),
           utc(new Date(now.getTime() + 120_000)),
           utc(now),

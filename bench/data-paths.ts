@@ -126,6 +126,7 @@ async function createThroughPrisma(merchantId: string) {
         asset: "NZD",
         amount: 300n,
         requestCode: randomBytes(6).toString("hex"),
+        shortCode: randomBytes(6).toString("hex"),
         paymentExpirySeconds: 120,
         expiresAt: new Date(now.getTime() + 120_000),
         options: {

@@ -29,9 +29,9 @@ WITH new AS MATERIALIZED (
     WHERE i.merchant_id = $1 AND i.client_id IS NULL AND l.enabled AND i.currency = 'NZD'
     ORDER BY i.ledger_id, i.index) first
 ), request AS (
-  INSERT INTO payment_request (id, merchant_id, asset, amount, request_code, status, payment_expiry_seconds, expires_at,
-                               created_at, updated_at)
-  SELECT id, $1, 'NZD', ${AMOUNT}, $3 || '-' || g, (CASE WHEN $4::boolean THEN 'PAID' ELSE 'NEW' END)::"RequestStatus",
+  INSERT INTO payment_request (id, merchant_id, asset, amount, request_code, short_code, status, payment_expiry_seconds,
+                               expires_at, created_at, updated_at)
+  SELECT id, $1, 'NZD', ${AMOUNT}, $3 || '-' || g, 'bench-' || $3 || '-' || g, (CASE WHEN $4::boolean THEN 'PAID' ELSE 'NEW' END)::"RequestStatus",
          86399, at + interval '86399 seconds', at, at
   FROM new
 ), option AS (
@@ -101,8 +101,8 @@ async function bulk<T>(sql: pg.Client, insert: () => Promise<T>): Promise<T> {
 /** Requests number `from` to `to` of the scale section (the request rows alone: requests.info reads them by id). */
 export async function seedScaleRequests(sql: pg.Client, merchantId: string, from: number, to: number): Promise<void> {
   await sql.query(
-    `INSERT INTO payment_request (id, merchant_id, asset, amount, request_code, payment_expiry_seconds, expires_at, created_at, updated_at)
-     SELECT gen_random_uuid(), $1, 'NZD', 100 + g, 'S' || g, 120, now() + interval '2 minutes', now(), now() FROM generate_series($2::int, $3::int) g`,
+    `INSERT INTO payment_request (id, merchant_id, asset, amount, request_code, short_code, payment_expiry_seconds, expires_at, created_at, updated_at)
+     SELECT gen_random_uuid(), $1, 'NZD', 100 + g, 'S' || g, 'scale-' || g, 120, now() + interval '2 minutes', now(), now() FROM generate_series($2::int, $3::int) g`,
     [merchantId, from, to],
   );
   await sql.query("ANALYZE payment_request");

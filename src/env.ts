@@ -88,6 +88,14 @@ export const apiEnv = sharedEnv.extend({
   SHUTDOWN_TIMEOUT: shutdownTimeout,
   /** HTTP port of the API (GraphQL at /graphql). */
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  /**
+   * Where users reach the service (scheme, host, port and any path prefix), for the addresses it
+   * gives out: a request's pay page is `<PUBLIC_URL>/pay/<requestCode>`. Default `http://localhost:<PORT>`.
+   */
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, message: "must be an http or https URL, e.g. https://pay.example.com" })
+    .refine((url) => !/[?#]/.test(url), "must not have a query or fragment")
+    .optional(),
   /** Browser origins allowed to call /graphql (comma-separated, e.g. https://dashboard.example); none by default. */
   CORS_ORIGINS: commaList,
   /**

@@ -11,8 +11,15 @@ export const config = loadApiConfig();
 export const logger = createLogger(config.log, "test");
 let redis: ReturnType<typeof openRedis> | undefined;
 
-/** An app in this process; `graphql` overrides GraphiQL and introspection as the environment would. */
-export function createTestApp(graphql: Partial<ApiConfig["graphql"]> = {}) {
+/**
+ * An app in this process; `graphql` overrides GraphiQL and introspection, and `server` the server's
+ * settings (PUBLIC_URL), as the environment would.
+ */
+export function createTestApp(graphql: Partial<ApiConfig["graphql"]> = {}, server: Partial<ApiConfig["server"]> = {}) {
   redis ??= openRedis(config.redis.url, logger);
-  return createApp({ config: { ...config, graphql: { ...config.graphql, ...graphql } }, logger, redis });
+  return createApp({
+    config: { ...config, graphql: { ...config.graphql, ...graphql }, server: { ...config.server, ...server } },
+    logger,
+    redis,
+  });
 }

@@ -9,6 +9,7 @@ import { closeDatabase, db, openDatabase } from "../../src/db.js";
 import type { DomainContext } from "../../src/domain/context.js";
 import { createApiKey } from "../../src/domain/keys/create.js";
 import { createMerchant } from "../../src/domain/merchants/create.js";
+import { createRequest } from "../../src/domain/requests/create.js";
 import { createWallet } from "../../src/domain/wallets/create.js";
 import { cliEnv, parseEnv } from "../../src/env.js";
 import { createLogger } from "../../src/logger.js";
@@ -21,6 +22,8 @@ export interface DemoCredentials {
   payerKey: string;
   walletId: string;
   walletLedger: string;
+  /** A request of NZD 3.00 to pay on its page, open for a day. */
+  request: { requestCode: string; shortCode: string };
 }
 
 async function seedDemoMerchant(databaseUrl: string): Promise<DemoCredentials> {
@@ -41,12 +44,21 @@ async function seedDemoMerchant(databaseUrl: string): Promise<DemoCredentials> {
       : await createMerchant(ctx, { name: DEMO_NAME, currency: "NZD" });
     const payer = await createApiKey(ctx, { kind: "PAYER", label: "demo" });
     const wallet = await createWallet(ctx, { currency: "NZD", balance: 100_000 });
+    const asMerchant: DomainContext = { ...ctx, actor: { kind: "merchant", merchantId: merchant.merchantId, keyPrefix: "demo" } };
+    const request = await createRequest(asMerchant, {
+      merchantId: merchant.merchantId,
+      asset: "NZD",
+      amount: 300,
+      description: "Demo: a flat white",
+      paymentExpirySeconds: 86_399,
+    });
     return {
       merchantId: merchant.merchantId,
       merchantKey: merchant.apiKey,
       payerKey: payer.apiKey,
       walletId: wallet.walletId,
       walletLedger: wallet.ledger,
+      request: { requestCode: request.requestCode, shortCode: request.shortCode },
     };
   } finally {
     await closeDatabase();

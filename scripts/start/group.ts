@@ -52,7 +52,7 @@ export async function startGroup(run?: string): Promise<void> {
     say(`ready in ${(performance.now() / 1000).toFixed(1)} s: GraphQL at http://localhost:${port}/graphql`);
     if (demo) {
       const { ended, message } = await demo;
-      if (message?.demo) console.log(describeDemo(message.demo, port));
+      if (message?.demo) console.log(describeDemo(message.demo, port, settings.publicUrl ?? `http://localhost:${port}`));
       else say(`could not create the demo merchant: ${message?.problem ?? `it stopped (${ended})`}`);
     }
   }
@@ -61,13 +61,14 @@ export async function startGroup(run?: string): Promise<void> {
   await stopRun();
 }
 
-const describeDemo = (demo: DemoCredentials, port: number) => `
+const describeDemo = (demo: DemoCredentials, port: number, publicUrl: string) => `
 Demo merchant (development only; new keys are issued on every start)
   merchantId      ${demo.merchantId}
   merchant key    ${demo.merchantKey}
   payer key       ${demo.payerKey}
   sandbox wallet  ${demo.walletId}  (NZD 1000.00; pay at ${demo.walletLedger} with it as the authorization)
   GraphiQL        http://localhost:${port}/graphql  (set the X-Api-Key header)
+  pay page        ${publicUrl}/pay/${demo.request.requestCode}  (NZD 3.00, short code ${demo.request.shortCode}; pay it with the wallet above)
 `;
 
 /** Resolves with `port` once the API answers /health there; rejects if `gaveUp` settles first or after 60 s. */

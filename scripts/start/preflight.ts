@@ -16,6 +16,8 @@ export interface Preflight {
   port: number;
   /** How long the processes get to stop before they are killed. */
   stopTimeoutMs: number;
+  /** PUBLIC_URL, when set (else the API's own address): where the demo request's pay page is. */
+  publicUrl: string | null;
 }
 
 const say = (line: string) => console.log(`payreq: ${line}`);
@@ -30,6 +32,7 @@ try {
     port: api.PORT,
     // The worker waits SHUTDOWN_TIMEOUT for deliveries in flight, then closes its connections.
     stopTimeoutMs: worker.SHUTDOWN_TIMEOUT + 10_000,
+    publicUrl: api.PUBLIC_URL?.replace(/\/+$/, "") ?? null,
   };
   await new Promise<void>((resolve) => (process.send ? process.send({ preflight }, undefined, {}, () => resolve()) : resolve()));
 } catch (err) {

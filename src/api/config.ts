@@ -7,7 +7,12 @@ import { apiEnv, parseEnv } from "../env.js";
 export function loadApiConfig(env = parseEnv(apiEnv)) {
   return {
     env: env.NODE_ENV,
-    server: { port: env.PORT, corsOrigins: env.CORS_ORIGINS, trustedProxies: env.TRUSTED_PROXIES },
+    server: {
+      port: env.PORT,
+      publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+      corsOrigins: env.CORS_ORIGINS,
+      trustedProxies: env.TRUSTED_PROXIES,
+    },
     metrics: { port: env.METRICS_PORT },
     shutdown: { timeoutMs: env.SHUTDOWN_TIMEOUT },
     graphql: {

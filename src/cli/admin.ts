@@ -12,6 +12,7 @@ import { DomainError } from "../domain/errors.js";
 import { createApiKey } from "../domain/keys/create.js";
 import { revokeApiKey } from "../domain/keys/revoke.js";
 import { createMerchant } from "../domain/merchants/create.js";
+import { allowRedirects } from "../domain/merchants/redirects.js";
 import { rotateSigningKey } from "../domain/webhooks/key-files.js";
 import { createWallet } from "../domain/wallets/create.js";
 import { cliEnv, parseEnv } from "../env.js";
@@ -20,6 +21,9 @@ import { stderrLogger } from "../logger.js";
 const USAGE = `Usage: npm run admin -- <command> [--json]
 
   merchant create --name NAME [--currency NZD]   a merchant with a sandbox configuration and a merchant key
+  merchant redirect-urls --merchant ID [URL ...] the URLs the merchant's requests may send payers back to from
+                                                 the pay page (a redirectUrl must start with one); replaces the
+                                                 list, none given clears it (legacy allowedRedirectUrls)
   client create --merchant ID [--name NAME]      a client configuration (a copy of the merchant's items)
   key create --merchant ID | --payer [--label L] an API key (shown once)
   key revoke KEY_PREFIX                          revoke a key by its prefix (mk_… or pk_…)
@@ -64,6 +68,8 @@ async function run(command: string): Promise<Record<string, unknown>> {
   switch (command) {
     case "merchant create":
       return createMerchant(ctx, { name: values.name ?? "", currency: values.currency });
+    case "merchant redirect-urls":
+      return allowRedirects(ctx, { merchantId: values.merchant ?? "", urls: positionals.slice(2) });
     case "client create":
       return createClient(ctx, { merchantId: values.merchant ?? "", name: values.name });
     case "key create":

@@ -8,3 +8,9 @@ export function isUniqueViolation(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientKnownRequestError) return error.code === "P2002";
   return (error as { code?: unknown } | null)?.code === "23505";
 }
+
+/** The name of the constraint a plain-SQL statement violated (PostgreSQL's `constraint` field), if any. */
+export function violatedConstraint(error: unknown): string | undefined {
+  const constraint = (error as { constraint?: unknown } | null)?.constraint;
+  return typeof constraint === "string" ? constraint : undefined;
+}

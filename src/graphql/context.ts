@@ -1,6 +1,7 @@
 import type { YogaInitialContext } from "graphql-yoga";
 import type { LimitFunction } from "p-limit";
 import type { RequestChangeFeed } from "../pubsub/request-changes.js";
+import type { Links } from "../transport/links.js";
 import type { RequestContext, RequestContexts } from "../transport/request-context.js";
 import type { RequestDetails } from "../domain/requests/aggregate.js";
 import { databaseShare } from "./database-share.js";
@@ -15,13 +16,15 @@ export type GraphQLContext = RequestContext & {
   changes: RequestChangeFeed;
   share: LimitFunction;
   loadRequest: (requestId: string) => Promise<RequestDetails>;
+  links: Links;
 };
 
-export function graphQLContextFactory(changes: RequestChangeFeed, contexts: RequestContexts) {
+export function graphQLContextFactory(changes: RequestChangeFeed, contexts: RequestContexts, links: Links) {
   return ({ request }: YogaInitialContext): GraphQLContext => ({
     ...contexts(request),
     changes,
     share: databaseShare(),
     loadRequest: requestLoader(),
+    links,
   });
 }

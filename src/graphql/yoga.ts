@@ -6,6 +6,7 @@ import { useGraphQlJit } from "@envelop/graphql-jit";
 import { createYoga, type Plugin } from "graphql-yoga";
 import type { Logger } from "../logger.js";
 import type { RequestChangeFeed } from "../pubsub/request-changes.js";
+import type { Links } from "../transport/links.js";
 import type { RateLimiter } from "../transport/rate-limit.js";
 import type { RequestContexts } from "../transport/request-context.js";
 import { graphQLContextFactory, type GraphQLContext } from "./context.js";
@@ -40,12 +41,16 @@ export interface GraphQLParts {
   contexts: RequestContexts;
   limiter: RateLimiter;
   logger: Logger;
+  links: Links;
 }
 
-export function createGraphQLHandler({ changes, streams, contexts, limiter, logger }: GraphQLParts, settings: GraphQLSettings) {
+export function createGraphQLHandler(
+  { changes, streams, contexts, limiter, logger, links }: GraphQLParts,
+  settings: GraphQLSettings,
+) {
   return createYoga({
     schema: sharingTheDatabase(schema),
-    context: graphQLContextFactory(changes, contexts),
+    context: graphQLContextFactory(changes, contexts, links),
     graphqlEndpoint: "/graphql",
     landingPage: false,
     // http/app.ts bounds /graphql bodies at 64 KiB before Yoga sees them; Yoga's own (stream-wrapping) check is redundant.

@@ -11,9 +11,11 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { clientAddressFrom, parseAddressRange, type AddressRange } from "../transport/client-address.js";
 import { carryOver, createRequestContexts, recordClientAddress, requestIdOf } from "../transport/request-context.js";
 import { createRateLimiter } from "../transport/rate-limit.js";
+import { linksTo } from "../transport/links.js";
 import { createGraphQLHandler, type GraphQLSettings } from "../graphql/yoga.js";
 import { boundedStreams } from "../graphql/stream-limit.js";
 import { createStreamSlots, type StreamLimits } from "../transport/stream-slots.js";
+import { mountPayPage } from "./pay/routes.js";
 import { mountQrCodes } from "./qr.js";
 import { countCalls } from "./metrics.js";
 import { callerMiddleware, errorRenderer } from "./middleware.js";
@@ -23,7 +25,7 @@ import { routes } from "./rest/routes.js";
 
 /** The settings the app reads: those parts of the API's configuration (src/api/config.ts). */
 export interface AppSettings {
-  server: { corsOrigins: string[]; trustedProxies: string[] };
+  server: { publicUrl: string; corsOrigins: string[]; trustedProxies: string[] };
   graphql: Omit<GraphQLSettings, "corsOrigins">;
   redis: { url: string };
   rateLimit: { perMinute: number };
@@ -46,8 +48,9 @@ export function createApp({ config, logger, redis }: AppParts) {
   const limiter = createRateLimiter(redis, config.rateLimit.perMinute);
   const contexts = createRequestContexts(limiter, logger);
   const caller = callerMiddleware(contexts, limiter);
+  const links = linksTo(config.server.publicUrl);
   const yoga = createGraphQLHandler(
-    { changes: feed, streams: streams.plugin, contexts, limiter, logger },
+    { changes: feed, streams: streams.plugin, contexts, limiter, logger, links },
     { ...config.graphql, corsOrigins: config.server.corsOrigins },
   );
   const trustedProxies = config.server.trustedProxies.map((range) => parseAddressRange(range)!);
@@ -109,8 +112,9 @@ export function createApp({ config, logger, redis }: AppParts) {
     c.header("Cache-Control", "public, max-age=300");
     return c.json(await publishedSigningKeys(new Date()));
   });
-  mountRest(app, caller);
+  mountRest(app, caller, links);
   mountQrCodes(app, caller);
+  const payPage = mountPayPage(app, { limiter, changes: feed, links, logger, publicUrl: config.server.publicUrl });
   app.notFound((c) =>
     c.json({ statusCode: 404, error: "Not Found", message: "Not Found", reason: `No route ${c.req.method} ${c.req.path}` }, 404),
   );
@@ -118,7 +122,7 @@ export function createApp({ config, logger, redis }: AppParts) {
   return {
     fetch: app.fetch,
     /** Ends every subscription stream open in this process; settles once their places are given back. */
-    closeStreams: () => streams.closeAll(),
+    closeStreams: () => Promise.all([streams.closeAll(), payPage.closeStreams()]).then(() => undefined),
     /**
      * Refuses new calls and ends the subscription streams (clients get a `complete` event, and
      * their places in the per-key and per-address bounds are given back); resolves once the calls
@@ -126,11 +130,11 @@ export function createApp({ config, logger, redis }: AppParts) {
      */
     stop: async () => {
       const idle = calls.stop();
-      await streams.stop();
+      await Promise.all([streams.stop(), payPage.closeStreams()]);
       await idle;
     },
     dispose: async () => {
-      await streams.closeAll();
+      await Promise.all([streams.closeAll(), payPage.closeStreams()]);
       stopPublishing();
       await yoga.dispose();
       feed.close();

@@ -34,6 +34,36 @@ describe("admin CLI", () => {
     expect(await db.apiKey.count({ where: { hash: created.apiKey } })).toBe(0);
   });
 
+  it("merchant redirect-urls sets the URLs a merchant's requests may send payers back to, and refuses a bad one", async () => {
+    const { stdout } = await admin("merchant", "create", "--name", "Redirecting Cafe", "--json");
+    const { merchantId } = JSON.parse(stdout) as { merchantId: string };
+    const set = await admin(
+      "merchant",
+      "redirect-urls",
+      "--merchant",
+      merchantId,
+      "https://shop.example/thanks",
+      "https://shop.example/b",
+      "--json",
+    );
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({
+      merchantId,
+      allowedRedirectUrls: ["https://shop.example/thanks", "https://shop.example/b"],
+    });
+    const refused = await admin("merchant", "redirect-urls", "--merchant", merchantId, "javascript:alert(1)", "--json");
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stderr!)).toMatchObject({ error: "INVALID_REDIRECT_URL" });
+    expect((await db.merchant.findUniqueOrThrow({ where: { id: merchantId } })).allowedRedirectUrls).toEqual([
+      "https://shop.example/thanks",
+      "https://shop.example/b",
+    ]);
+    // None given: none allowed.
+    expect(
+      JSON.parse((await admin("merchant", "redirect-urls", "--merchant", merchantId, "--json")).stdout).allowedRedirectUrls,
+    ).toEqual([]);
+  });
+
   it("wallet create --json prints a wallet holding the balance", async () => {
     const { stdout } = await admin("wallet", "create", "--currency", "NZD", "--balance", "2500", "--json");
     const { walletId } = JSON.parse(stdout) as { walletId: string };

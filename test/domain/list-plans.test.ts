@@ -16,9 +16,9 @@ describe("dashboard list queries", () => {
       // Enough rows (of many merchants) that a scan would be the wrong plan. They expire a day from
       // now, so no expiry sweep during the run (this file's or another's) takes them as overdue.
       await pool.query(
-        `INSERT INTO payment_request (id, merchant_id, asset, amount, request_code, payment_expiry_seconds, expires_at, created_at, updated_at, status, external_reference)
+        `INSERT INTO payment_request (id, merchant_id, asset, amount, request_code, short_code, payment_expiry_seconds, expires_at, created_at, updated_at, status, external_reference)
          SELECT gen_random_uuid(), CASE WHEN g % 10 = 0 THEN $1::uuid ELSE $2::uuid END,
-                'NZD', 100, 'PLAN' || g || '-' || $1, 120, now() + interval '1 day', now() - (g || ' seconds')::interval, now(),
+                'NZD', 100, 'PLAN' || g || '-' || $1, 'PLAN' || g || '-' || $1, 120, now() + interval '1 day', now() - (g || ' seconds')::interval, now(),
                 (ARRAY['NEW','PAID','CANCELLED','EXPIRED'])[1 + g % 4]::"RequestStatus", 'plan-' || g
          FROM generate_series(1, 20000) g`,
         merchantIds,

@@ -7,7 +7,8 @@ import { app, rest } from "../fixtures.js";
 import { buildMerchant, buildPayerKey, buildRequest, payer, type TestMerchant } from "../factories.js";
 
 /**
- * The contract's payer view (revision of 2026-11-22), written out here rather than imported, so
+ * The contract's payer view (revisions of 2026-11-22 and, for the pay page's shortCode and payUrl,
+ * 2026-11-23), written out here rather than imported, so
  * that the code and the contract are checked against each other. Every other field of these
  * types, including any field added later, must be refused to payer keys.
  */
@@ -15,6 +16,8 @@ const PAYER_MAY_READ: Record<string, string[]> = {
   PaymentRequest: [
     "id",
     "requestCode",
+    "shortCode",
+    "payUrl",
     "merchantId",
     "status",
     "denomination",
@@ -130,8 +133,10 @@ describe("field-level authorization on REST", () => {
         "merchantId",
         "paidBy",
         "payments",
+        "qrCode",
         "requestCode",
         "requestId",
+        "shortCode",
         "status",
         "updatedAt",
       ]

@@ -59,8 +59,24 @@ describe("legacy HTTP", () => {
       "/api/requests.info",
       "/api/requests.pay",
       "/api/transactions.refund",
+      "/pay",
+      "/pay/{code}",
+      "/pay/{code}/events",
+      "/pay/{code}/qr.svg",
+      "/pay/{code}/status",
     ]);
     await expect(SwaggerParser.validate(structuredClone(json) as never)).resolves.toBeTruthy();
+    // The new fields and the pay page's error are described.
+    const create = (
+      json.paths as Record<
+        string,
+        { post: { responses: { "200": { content: Record<string, { schema: { properties: object } }> } } } }
+      >
+    )["/api/requests.create"]!.post;
+    expect(Object.keys(create.responses["200"].content["application/json"]!.schema.properties)).toEqual(
+      expect.arrayContaining(["shortCode", "qrCode", "redirectUrl"]),
+    );
+    expect((json.info as { description: string }).description).toContain("INVALID_REDIRECT_URL");
     const pay = (
       json.paths as Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: object } }> } } }>
     )["/api/requests.pay"]!.post;

@@ -125,6 +125,12 @@ describe("npm start", { timeout: 120_000 }, () => {
       headers: { "x-api-key": keys![2]! },
     });
     expect(info.status).toBe(200);
+    // And the demo request's pay page, which opens at the address printed (on the API's own port here).
+    const payUrl = /pay page\s+(http:\/\/localhost:\d+\/pay\/[0-9A-Z]{12})\s/.exec(group.output());
+    expect(payUrl, group.output()).not.toBeNull();
+    const page = await fetch(payUrl![1]!.replace("localhost", "127.0.0.1"));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("NZD 3.00");
 
     // The API and the worker run as the sources transpiled for this start, in a folder of its own.
     const processes = group.processes();

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, optional, text } from "../validation.js";
+import { httpUrl, id, optional, text } from "../validation.js";
 
 export const configurationInfoInput = z.object({ merchantId: id, clientId: optional(id) });
 export type ConfigurationInfoInput = z.input<typeof configurationInfoInput>;
@@ -16,3 +16,8 @@ export const currency = z
 export const createMerchantInput = z.object({ name: text(200), currency: currency.default("NZD") });
 export type CreateMerchantInput = z.input<typeof createMerchantInput>;
 export const createMerchantCodes = { name: "BAD_REQUEST", currency: "INVALID_ASSET" } as const;
+
+/** The addresses a merchant's requests may send their payers back to (each a prefix of a redirectUrl). */
+export const allowRedirectsInput = z.object({ merchantId: id, urls: z.array(httpUrl).max(20, "at most 20 URLs") });
+export type AllowRedirectsInput = z.input<typeof allowRedirectsInput>;
+export const allowRedirectsCodes = { merchantId: "INVALID_MERCHANT_ID", urls: "INVALID_REDIRECT_URL" } as const;

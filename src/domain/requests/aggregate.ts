@@ -18,11 +18,13 @@ export interface RequestJson {
   asset: string;
   amount: string;
   requestCode: string;
+  shortCode: string;
   description: string | null;
   status: RequestStatus;
   paymentExpirySeconds: number;
   expiresAt: string;
   notifyUrl: string | null;
+  redirectUrl: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -30,9 +32,10 @@ export interface RequestJson {
 /** SQL for one JSON object of the request row `r`, in the shape of RequestJson. */
 export const REQUEST_JSON = `json_build_object(
     'id', r.id, 'merchantId', r.merchant_id, 'clientId', r.client_id, 'externalReference', r.external_reference,
-    'asset', r.asset, 'amount', r.amount::text, 'requestCode', r.request_code, 'description', r.description,
+    'asset', r.asset, 'amount', r.amount::text, 'requestCode', r.request_code, 'shortCode', r.short_code,
+    'description', r.description,
     'status', r.status, 'paymentExpirySeconds', r.payment_expiry_seconds, 'expiresAt', r.expires_at,
-    'notifyUrl', r.notify_url, 'createdAt', r.created_at, 'updatedAt', r.updated_at)`;
+    'notifyUrl', r.notify_url, 'redirectUrl', r.redirect_url, 'createdAt', r.created_at, 'updatedAt', r.updated_at)`;
 
 export function toRequest(json: RequestJson): PaymentRequest {
   return {
@@ -84,17 +87,21 @@ export function toRequestDetails({ request, options, purchases }: RequestDetails
 
 const BY_ID = `SELECT ${REQUEST_DETAILS} FROM payment_request r WHERE r.id = $1 AND ($2::uuid IS NULL OR r.merchant_id = $2)`;
 const BY_CODE = `SELECT ${REQUEST_DETAILS} FROM payment_request r WHERE r.request_code = $1 AND ($2::uuid IS NULL OR r.merchant_id = $2)`;
+const BY_SHORT_CODE = `SELECT ${REQUEST_DETAILS} FROM payment_request r WHERE r.short_code = $1 AND ($2::uuid IS NULL OR r.merchant_id = $2)`;
 const BY_IDS = `SELECT ${REQUEST_DETAILS} FROM unnest($1::uuid[]) WITH ORDINALITY AS wanted(id, position)
   JOIN payment_request r ON r.id = wanted.id ORDER BY wanted.position`;
 
-/** A request by id or requestCode, optionally only if it is one merchant's. */
-export async function findRequestDetails(
-  where: { requestId?: string; requestCode?: string; merchantId?: string },
-  sql: Sql = pool,
-): Promise<RequestDetails | null> {
+/** Which request: by id, requestCode or shortCode (exactly one), optionally only if it is one merchant's. */
+export type RequestLookup = { requestId?: string; requestCode?: string; shortCode?: string; merchantId?: string };
+
+/** A request by id, requestCode or shortCode, optionally only if it is one merchant's. */
+export async function findRequestDetails(where: RequestLookup, sql: Sql = pool): Promise<RequestDetails | null> {
+  const merchantId = where.merchantId ?? null;
   const statement = where.requestId
-    ? prepared(BY_ID, [where.requestId, where.merchantId ?? null])
-    : prepared(BY_CODE, [where.requestCode, where.merchantId ?? null]);
+    ? prepared(BY_ID, [where.requestId, merchantId])
+    : where.requestCode !== undefined
+      ? prepared(BY_CODE, [where.requestCode, merchantId])
+      : prepared(BY_SHORT_CODE, [where.shortCode, merchantId]);
   const { rows } = await sql.query<RequestDetailsRow>(statement);
   return rows[0] ? toRequestDetails(rows[0]) : null;
 }

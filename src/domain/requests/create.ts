@@ -2,13 +2,13 @@ import { randomUUID } from "node:crypto";
 import { pool, prepared, StatementParams } from "../../db.js";
 import { requireOwnMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
-import { StateConflictError } from "../errors.js";
-import { isUniqueViolation } from "../prisma-errors.js";
+import { StateConflictError, ValidationError } from "../errors.js";
+import { isUniqueViolation, violatedConstraint } from "../prisma-errors.js";
 import { activityParts } from "../audit/record.js";
 import { parseInput } from "../validation.js";
 import { REQUEST_DETAILS, toRequestDetails, type RequestDetails, type RequestDetailsRow } from "./aggregate.js";
 import { paymentOptionsFor, type NewPaymentOption } from "./payment-options.js";
-import { newRequestCode } from "./request-code.js";
+import { newRequestCode, newShortCode } from "./request-code.js";
 import { createRequestCodes, createRequestInput, DEFAULT_PAYMENT_EXPIRY_SECONDS, type CreateRequestInput } from "./schemas.js";
 
 /**
@@ -27,22 +27,65 @@ export async function createRequest(ctx: DomainContext, input: CreateRequestInpu
     amount: params.amount,
     description: params.description ?? null,
     notifyUrl: params.notifyUrl ?? null,
+    redirectUrl: params.redirectUrl ?? null,
     paymentExpirySeconds: params.paymentExpirySeconds ?? DEFAULT_PAYMENT_EXPIRY_SECONDS,
   };
 
   const existing = await findByReference(fields);
   if (existing) return sameRequestOrConflict(existing, fields);
+  if (fields.redirectUrl !== null) await requireAllowedRedirect(fields.merchantId, fields.redirectUrl);
 
   const options = await paymentOptionsFor(fields.merchantId, params.clientId, fields.asset, fields.amount);
   const createdAt = ctx.now();
-  try {
-    return await insertRequest(ctx, fields, options, createdAt);
-  } catch (error) {
-    // Two creates with one reference raced; the loser answers as a repeat would.
-    const winner = isUniqueViolation(error) ? await findByReference(fields) : null;
-    if (winner) return sameRequestOrConflict(winner, fields);
-    throw error;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await insertRequest(ctx, fields, options, createdAt);
+    } catch (error) {
+      // A short code is drawn at random: one already taken (about one create in a million once a
+      // thousand requests exist, far rarer below) is drawn again.
+      if (violatedConstraint(error) === SHORT_CODE_KEY && attempt < SHORT_CODE_ATTEMPTS) continue;
+      // Two creates with one reference raced; the loser answers as a repeat would.
+      const winner = isUniqueViolation(error) ? await findByReference(fields) : null;
+      if (winner) return sameRequestOrConflict(winner, fields);
+      throw error;
+    }
   }
+}
+
+const SHORT_CODE_KEY = "payment_request_short_code_key";
+const SHORT_CODE_ATTEMPTS = 8;
+
+/**
+ * A paid request's page links to its redirectUrl, so the URL must start with one the merchant's
+ * operator allowed: the page never sends a payer to an address the merchant did not choose.
+ */
+async function requireAllowedRedirect(merchantId: string, redirectUrl: string): Promise<void> {
+  const { rows } = await pool.query<{ allowed: string[] }>(
+    prepared("SELECT allowed_redirect_urls AS allowed FROM merchant WHERE id = $1", [merchantId]),
+  );
+  if (!isAllowedRedirect(redirectUrl, rows[0]?.allowed ?? [])) {
+    throw new ValidationError(
+      "INVALID_REDIRECT_URL",
+      "redirectUrl does not start with one of the merchant's allowed redirect URLs.",
+    );
+  }
+}
+
+/**
+ * Whether `url` starts with one of `allowed`, its origin (scheme, host and port) matched whole: an
+ * allowed `https://shop.example` must not let a request send its payer to `https://shop.example.evil.test`.
+ */
+export function isAllowedRedirect(url: string, allowed: readonly string[]): boolean {
+  const target = URL.parse(url);
+  return allowed.some((prefix) => {
+    const base = URL.parse(prefix);
+    return (
+      target !== null &&
+      base !== null &&
+      target.origin === base.origin &&
+      `${target.pathname}${target.search}`.startsWith(`${base.pathname}${base.search}`)
+    );
+  });
 }
 
 /**
@@ -60,6 +103,7 @@ async function insertRequest(
     ...fields,
     id: randomUUID(),
     requestCode: newRequestCode(),
+    shortCode: newShortCode(),
     status: "NEW",
     expiresAt: new Date(createdAt.getTime() + fields.paymentExpirySeconds * 1000),
     createdAt,
@@ -79,11 +123,12 @@ export function creationWrite(ctx: DomainContext, r: RequestDetails) {
   const id = p.add(r.id);
   const parts = [
     `request AS (
-       INSERT INTO payment_request (id, merchant_id, client_id, external_reference, asset, amount, request_code, description,
-                                    payment_expiry_seconds, expires_at, notify_url, created_at, updated_at)
+       INSERT INTO payment_request (id, merchant_id, client_id, external_reference, asset, amount, request_code, short_code,
+                                    description, payment_expiry_seconds, expires_at, notify_url, redirect_url, created_at, updated_at)
        VALUES (${id}::uuid, ${p.add(r.merchantId)}::uuid, ${p.add(r.clientId)}::uuid, ${p.add(r.externalReference)}, ${p.add(r.asset)},
-               ${p.add(r.amount)}::bigint, ${p.add(r.requestCode)}, ${p.add(r.description)}, ${p.add(r.paymentExpirySeconds)}::int,
-               ${p.add(r.expiresAt)}::timestamp(3), ${p.add(r.notifyUrl)}, ${p.add(r.createdAt)}::timestamp(3), ${p.add(r.updatedAt)}::timestamp(3)))`,
+               ${p.add(r.amount)}::bigint, ${p.add(r.requestCode)}, ${p.add(r.shortCode)}, ${p.add(r.description)},
+               ${p.add(r.paymentExpirySeconds)}::int, ${p.add(r.expiresAt)}::timestamp(3), ${p.add(r.notifyUrl)}, ${p.add(r.redirectUrl)},
+               ${p.add(r.createdAt)}::timestamp(3), ${p.add(r.updatedAt)}::timestamp(3)))`,
     `options AS (
        INSERT INTO payment_option (id, request_id, index, ledger_id, amount, account, methods)
        SELECT o.id, ${id}::uuid, o.index, o.ledger_id, o.amount, o.account, o.methods::"PaymentMethod"[]
@@ -106,7 +151,15 @@ export function creationWrite(ctx: DomainContext, r: RequestDetails) {
 
 type Fields = Pick<
   RequestDetails,
-  "merchantId" | "clientId" | "externalReference" | "asset" | "amount" | "description" | "notifyUrl" | "paymentExpirySeconds"
+  | "merchantId"
+  | "clientId"
+  | "externalReference"
+  | "asset"
+  | "amount"
+  | "description"
+  | "notifyUrl"
+  | "redirectUrl"
+  | "paymentExpirySeconds"
 >;
 
 const BY_REFERENCE = `SELECT ${REQUEST_DETAILS} FROM payment_request r WHERE r.merchant_id = $1 AND r.external_reference = $2`;

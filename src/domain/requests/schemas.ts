@@ -11,6 +11,7 @@ export const createRequestInput = z.object({
   externalReference: optional(text(128)),
   description: optional(text(1000)),
   notifyUrl: optional(httpUrl),
+  redirectUrl: optional(httpUrl),
   paymentExpirySeconds: optional(wholeNumber(1, 86399)),
 });
 export type CreateRequestInput = z.input<typeof createRequestInput>;
@@ -22,15 +23,19 @@ export const createRequestCodes = {
   externalReference: "INVALID_REFERENCE",
   description: "INVALID_DESCRIPTION",
   notifyUrl: "INVALID_NOTIFY_URL",
+  redirectUrl: "INVALID_REDIRECT_URL",
   paymentExpirySeconds: "INVALID_PAYMENT_EXPIRY_SECONDS",
 } as const;
 
-/** A request is found by its id or, for wallets that scanned it, by its requestCode. */
+/**
+ * A request is found by its id or, for wallets that scanned it, by its requestCode, or by the
+ * shortCode a person typed.
+ */
 export const requestInfoInput = z
-  .object({ requestId: optional(id), requestCode: optional(text(64)) })
-  .refine((input) => (input.requestId === undefined) !== (input.requestCode === undefined), {
+  .object({ requestId: optional(id), requestCode: optional(text(64)), shortCode: optional(text(64)) })
+  .refine((input) => [input.requestId, input.requestCode, input.shortCode].filter((v) => v !== undefined).length === 1, {
     path: ["requestId"],
-    message: "is required (or requestCode), not both",
+    message: "is required (or requestCode, or shortCode), one of them",
   });
 export type RequestInfoInput = z.input<typeof requestInfoInput>;
 
@@ -49,4 +54,8 @@ export const payRequestCodes = {
 export const cancelRequestInput = z.object({ requestId: id });
 export type CancelRequestInput = z.input<typeof cancelRequestInput>;
 
-export const requestIdCodes = { requestId: "INVALID_REQUEST_ID", requestCode: "INVALID_REQUEST_ID" } as const;
+export const requestIdCodes = {
+  requestId: "INVALID_REQUEST_ID",
+  requestCode: "INVALID_REQUEST_ID",
+  shortCode: "INVALID_REQUEST_ID",
+} as const;

@@ -3,10 +3,11 @@ import type { Actor } from "../context.js";
 /**
  * What a key may read of a payment request. A merchant key reads all of its own requests. A payer
  * key (a wallet or terminal that scanned the requestCode) reads the payment-facing fields only:
- * id, requestCode, merchantId, status, denomination, payments, description, expiresAt, createdAt,
- * updatedAt, and of the purchase that paid it its amount, ledger, time and transactionId. Never
- * notifyUrl (it often carries a secret), externalReference, clientId, refunds, webhook events or
- * the audit trail: REST omits those fields, GraphQL refuses them with FORBIDDEN.
+ * id, requestCode, shortCode, payUrl (legacy qrCode), merchantId, status, denomination, payments,
+ * description, expiresAt, createdAt, updatedAt, and of the purchase that paid it its amount, ledger,
+ * time and transactionId. Never notifyUrl (it often carries a secret), redirectUrl, externalReference,
+ * clientId, refunds, webhook events or the audit trail: REST omits those fields, GraphQL refuses
+ * them with FORBIDDEN. The hosted pay page shows the payer's view too.
  */
 export function readsMerchantFields(actor: Actor): boolean {
   return actor.kind === "merchant";
@@ -17,6 +18,8 @@ export const PAYER_FIELDS = {
   PaymentRequest: [
     "id",
     "requestCode",
+    "shortCode",
+    "payUrl",
     "merchantId",
     "status",
     "denomination",

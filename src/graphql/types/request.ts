@@ -90,6 +90,19 @@ export const PaymentRequest = builder.prismaObject("PaymentRequest", {
       ...readableByPayers("PaymentRequest", "requestCode"),
       description: "Code shown as a QR code or sent to a wallet over NFC.",
     }),
+    shortCode: t.exposeString("shortCode", {
+      ...readableByPayers("PaymentRequest", "shortCode"),
+      description: "PR-XXX-XXX: for a person to read aloud and type on the pay page (no 0, 1, I, L or O).",
+    }),
+    payUrl: t.string({
+      ...readableByPayers("PaymentRequest", "payUrl"),
+      description: "The request's hosted pay page, where a person pays it in a browser; its QR code encodes this.",
+      resolve: (request, _args, ctx) => ctx.links.payUrl(request.requestCode),
+    }),
+    redirectUrl: t.exposeString("redirectUrl", {
+      nullable: true,
+      description: "Where the pay page links once the request is paid.",
+    }),
     description: t.exposeString("description", {
       ...readableByPayers("PaymentRequest", "description"),
       nullable: true,
@@ -134,6 +147,10 @@ const RequestCreateInput = builder.inputType("RequestCreateInput", {
     }),
     description: t.string({ description: "Shown to the payer." }),
     notifyUrl: t.string({ description: "Webhook for signed notifications of the payment and refunds." }),
+    redirectUrl: t.string({
+      description:
+        "Where the pay page links once the request is paid; must start with one of the merchant's allowed redirect URLs.",
+    }),
     paymentExpirySeconds: t.field({
       type: "ExpirySeconds",
       description: "Seconds the request stays payable, 1 to 86399; default 120.",
@@ -188,13 +205,19 @@ builder.prismaObjectField(WebhookEvent, "request", (t) =>
 builder.queryFields((t) => ({
   paymentRequest: t.field({
     type: PaymentRequest,
-    description: "A payment request by id or by requestCode (give one).",
-    extensions: parameterCodes({ id: requestIdCodes.requestId, requestCode: requestIdCodes.requestCode }),
+    description: "A payment request by id, requestCode or shortCode (give one).",
+    extensions: parameterCodes({
+      id: requestIdCodes.requestId,
+      requestCode: requestIdCodes.requestCode,
+      shortCode: requestIdCodes.shortCode,
+    }),
     args: {
       id: t.arg.id({ description: "The requestId." }),
       requestCode: t.arg.string({ description: "The code a wallet scanned or received." }),
+      shortCode: t.arg.string({ description: "The short code a person typed (PR-XXX-XXX; any case, dashes optional)." }),
     },
-    resolve: async (_root, args, ctx) => getRequest(await ctx.domain(), { requestId: args.id, requestCode: args.requestCode }),
+    resolve: async (_root, args, ctx) =>
+      getRequest(await ctx.domain(), { requestId: args.id, requestCode: args.requestCode, shortCode: args.shortCode }),
   }),
 }));
 

@@ -24,7 +24,7 @@ export const idempotentWrites = createMiddleware<RestEnv>(async (c, next) => {
       if (c.res.status >= 500) throw c.error ?? new Error(`${c.var.operation} answered ${c.res.status}`);
       return { status: c.res.status, body: await c.res.clone().json() };
     },
-    async (entityId) => ({ status: 200, body: await c.var.route.write!.replay(c.var.ctx, entityId) }),
+    async (entityId) => ({ status: 200, body: await c.var.route.write!.replay(c.var.ctx, entityId, c.var.links) }),
   );
   if (!replayed) return;
   c.header("Idempotent-Replayed", "true");

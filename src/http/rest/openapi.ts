@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { errorCodeDescriptions } from "../../domain/errors.js";
+import { payPagePaths } from "../pay/openapi.js";
 import { errorBody } from "./errors.js";
+import { legacyPaymentRequest } from "./present.js";
 import { routes } from "./routes.js";
 
 type JsonSchema = Record<string, unknown>;
@@ -56,7 +58,8 @@ export function openApiDocument() {
       title: "Payment requests: legacy dotted API",
       version: "1.0.0",
       description:
-        "Every route takes GET and POST, with parameters in the query string and/or a form-encoded or JSON body. " +
+        "Every /api route takes GET and POST, with parameters in the query string and/or a form-encoded or JSON body. " +
+        "The /pay addresses are the hosted pay page: public, no API key. " +
         "Error codes:\n\n" +
         Object.entries(errorCodeDescriptions)
           .map(([code, when]) => `- \`${code}\`: ${when}`)
@@ -67,6 +70,6 @@ export function openApiDocument() {
       securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "X-Api-Key" } },
       schemas: { Error: jsonSchema(errorBody, "output") },
     },
-    paths,
+    paths: { ...paths, ...payPagePaths(jsonSchema(legacyPaymentRequest, "output")) },
   };
 }

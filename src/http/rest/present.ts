@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { PaymentMethod, RequestStatus } from "../../generated/prisma/client.js";
 import type { MerchantConfiguration } from "../../domain/merchants/configurations-info.js";
-import type { Actor } from "../../domain/context.js";
+import type { DomainContext } from "../../domain/context.js";
+import type { Links } from "../../transport/links.js";
 import type { RequestDetails } from "../../domain/requests/aggregate.js";
 import { readsMerchantFields } from "../../domain/requests/visibility.js";
 import { effectiveStatus } from "../../domain/requests/status.js";
@@ -49,12 +50,15 @@ export const legacyPaymentRequest = z.object({
     })
     .optional(),
   requestCode: z.string(),
+  shortCode: z.string().describe("PR-XXX-XXX: for a person to read aloud and type on the pay page."),
+  qrCode: z.string().describe("The address of the request's pay page (what its QR code encodes)."),
   description: z.string().optional(),
   status: z.enum(["new", "paid", "cancelled", "expired"]),
   createdAt: timestamp,
   updatedAt: timestamp,
   expiresAt: timestamp,
   notifyUrl: z.string().optional().describe("Merchant keys only."),
+  redirectUrl: z.string().optional().describe("Merchant keys only. Where the pay page links once the request is paid."),
 });
 export type LegacyPaymentRequest = z.infer<typeof legacyPaymentRequest>;
 
@@ -86,9 +90,13 @@ function optional<K extends string, V>(key: K, value: V | null | undefined): { [
 }
 
 /** A request as `reader` may see it (see domain/requests/visibility.ts): payer keys get the payment-facing fields. */
-export function presentRequest(request: RequestDetails, now: Date, reader: Actor): LegacyPaymentRequest {
+export function presentRequest(
+  request: RequestDetails,
+  { now, actor }: Pick<DomainContext, "now" | "actor">,
+  links: Links,
+): LegacyPaymentRequest {
   const purchase = request.purchase;
-  const merchant = readsMerchantFields(reader);
+  const merchant = readsMerchantFields(actor);
   return {
     requestId: request.id,
     merchantId: request.merchantId,
@@ -119,12 +127,15 @@ export function presentRequest(request: RequestDetails, now: Date, reader: Actor
       },
     ),
     requestCode: request.requestCode,
+    shortCode: request.shortCode,
+    qrCode: links.payUrl(request.requestCode),
     ...optional("description", request.description),
-    status: statusNames[effectiveStatus(request, now)] as LegacyPaymentRequest["status"],
+    status: statusNames[effectiveStatus(request, now())] as LegacyPaymentRequest["status"],
     createdAt: request.createdAt.toISOString(),
     updatedAt: request.updatedAt.toISOString(),
     expiresAt: request.expiresAt.toISOString(),
     ...optional("notifyUrl", merchant ? request.notifyUrl : null),
+    ...optional("redirectUrl", merchant ? request.redirectUrl : null),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
+import type { Links } from "../../transport/links.js";
 import type { CallerMiddleware } from "../middleware.js";
 import type { RestEnv } from "./env.js";
 import { errorResponseBody } from "./errors.js";
@@ -9,14 +10,16 @@ import { readParams } from "./params.js";
 import { routes } from "./routes.js";
 
 /** Finds the dotted operation (404 for an unknown one) before anything else runs. */
-const knownOperation = createMiddleware<RestEnv>(async (c, next) => {
-  const operation = c.req.param("operation") ?? "";
-  const route = routes[operation];
-  if (!route) return c.json(errorResponseBody(404, "Not Found", `No operation ${operation}`), 404);
-  c.set("route", route);
-  c.set("operation", operation);
-  await next();
-});
+const knownOperation = (links: Links) =>
+  createMiddleware<RestEnv>(async (c, next) => {
+    const operation = c.req.param("operation") ?? "";
+    const route = routes[operation];
+    if (!route) return c.json(errorResponseBody(404, "Not Found", `No operation ${operation}`), 404);
+    c.set("route", route);
+    c.set("operation", operation);
+    c.set("links", links);
+    await next();
+  });
 
 /** Merges the legacy parameters (query string and body) once, for the handler and the idempotency fingerprint. */
 const legacyParams = createMiddleware<RestEnv>(async (c, next) => {
@@ -29,17 +32,17 @@ const legacyParams = createMiddleware<RestEnv>(async (c, next) => {
 const writesIdempotent = createMiddleware<RestEnv>(async (c, next) => (c.var.route.write ? idempotentWrites(c, next) : next()));
 
 /** Mounts the dotted legacy routes, GET and POST alike, and their OpenAPI document. */
-export function mountRest(app: Hono, { rateLimited, authenticated }: CallerMiddleware) {
+export function mountRest(app: Hono, { rateLimited, authenticated }: CallerMiddleware, links: Links) {
   const document = openApiDocument();
   app.get("/api/openapi.json", (c) => c.json(document));
   app.on(
     ["GET", "POST"],
     "/api/:operation{[a-z]+(\\.[a-z]+)+}",
-    knownOperation,
+    knownOperation(links),
     rateLimited,
     authenticated,
     legacyParams,
     writesIdempotent,
-    async (c) => c.json(await c.var.route.handle(c.var.ctx, c.var.params)),
+    async (c) => c.json(await c.var.route.handle(c.var.ctx, c.var.params, c.var.links)),
   );
 }

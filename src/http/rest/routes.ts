@@ -20,6 +20,7 @@ import {
 import { getTransactionWithRequest } from "../../domain/transactions/info.js";
 import { refundTransaction } from "../../domain/transactions/refund.js";
 import { refundTransactionInput, type RefundTransactionInput } from "../../domain/transactions/schemas.js";
+import type { Links } from "../../transport/links.js";
 import type { Params } from "./params.js";
 import {
   legacyMerchantConfiguration,
@@ -37,17 +38,17 @@ export interface Route {
    * operation's input schema) parses their parameters to. `replay` answers for the entity the write
    * produced (a request, or a refund) when a retry finds it committed without a kept response.
    */
-  write?: { input: z.ZodObject; replay: (ctx: DomainContext, entityId: string) => Promise<unknown> };
+  write?: { input: z.ZodObject; replay: (ctx: DomainContext, entityId: string, links: Links) => Promise<unknown> };
   /** The parameters the operation takes (the domain input schema, and any other names); documents them. */
   params: z.ZodObject;
   /** The domain operation's input from the parameters, where it names one differently (paymentAuthorization). */
   input?: (params: Params) => Params;
   response: z.ZodType;
-  handle: (ctx: DomainContext, params: Params) => Promise<unknown>;
+  handle: (ctx: DomainContext, params: Params, links: Links) => Promise<unknown>;
 }
 
-const replayRequest = async (ctx: DomainContext, requestId: string) =>
-  presentRequest(await getRequest(ctx, { requestId }), ctx.now(), ctx.actor);
+const replayRequest = async (ctx: DomainContext, requestId: string, links: Links) =>
+  presentRequest(await getRequest(ctx, { requestId }), ctx, links);
 const replayRefund = async (ctx: DomainContext, transactionId: string) =>
   presentRefund(await getTransactionWithRequest(ctx, { transactionId }));
 
@@ -81,13 +82,13 @@ export const routes: Record<string, Route> = {
     summary: "Create a payment request.",
     params: createRequestInput,
     response: legacyPaymentRequest,
-    handle: async (ctx, params) => presentRequest(await createRequest(ctx, params as CreateRequestInput), ctx.now(), ctx.actor),
+    handle: async (ctx, params, links) => presentRequest(await createRequest(ctx, params as CreateRequestInput), ctx, links),
   },
   "requests.info": {
-    summary: "Read a request by requestId (or requestCode).",
+    summary: "Read a request by requestId (or requestCode, or shortCode).",
     params: requestInfoInput,
     response: legacyPaymentRequest,
-    handle: async (ctx, params) => presentRequest(await getRequest(ctx, params as RequestInfoInput), ctx.now(), ctx.actor),
+    handle: async (ctx, params, links) => presentRequest(await getRequest(ctx, params as RequestInfoInput), ctx, links),
   },
   "requests.pay": {
     write: { input: payRequestInput, replay: replayRequest },
@@ -95,14 +96,14 @@ export const routes: Record<string, Route> = {
     params: legacyPayParams,
     input: withAuthorization,
     response: legacyPaymentRequest,
-    handle: async (ctx, params) => presentRequest(await payRequest(ctx, params as PayRequestInput), ctx.now(), ctx.actor),
+    handle: async (ctx, params, links) => presentRequest(await payRequest(ctx, params as PayRequestInput), ctx, links),
   },
   "requests.cancel": {
     write: { input: cancelRequestInput, replay: replayRequest },
     summary: "Cancel an open request.",
     params: cancelRequestInput,
     response: legacyPaymentRequest,
-    handle: async (ctx, params) => presentRequest(await cancelRequest(ctx, params as CancelRequestInput), ctx.now(), ctx.actor),
+    handle: async (ctx, params, links) => presentRequest(await cancelRequest(ctx, params as CancelRequestInput), ctx, links),
   },
   "transactions.refund": {
     write: { input: refundTransactionInput, replay: replayRefund },

@@ -1,0 +1,22 @@
+import { pool, prepared } from "../../db.js";
+import { notFound, requireOperator } from "../auth.js";
+import type { DomainContext } from "../context.js";
+import { parseInput } from "../validation.js";
+import { allowRedirectsCodes, allowRedirectsInput, type AllowRedirectsInput } from "./schemas.js";
+
+/**
+ * Sets the URLs a merchant's requests may name as their redirectUrl (each allows the addresses that
+ * start with it, on its own origin): the list replaces the previous one, and an empty list allows none.
+ */
+export async function allowRedirects(ctx: DomainContext, input: AllowRedirectsInput) {
+  requireOperator(ctx);
+  const { merchantId, urls } = parseInput(allowRedirectsInput, allowRedirectsCodes, input);
+  const { rows } = await pool.query<{ allowed: string[] }>(
+    prepared(
+      "UPDATE merchant SET allowed_redirect_urls = $2, updated_at = now() WHERE id = $1 RETURNING allowed_redirect_urls AS allowed",
+      [merchantId, [...new Set(urls)]],
+    ),
+  );
+  if (!rows[0]) throw notFound("MERCHANT_NOT_FOUND");
+  return { merchantId, allowedRedirectUrls: rows[0].allowed };
+}
