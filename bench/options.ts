@@ -11,6 +11,8 @@ export interface BenchOptions {
   connections: number[];
   /** Requests of the merchant in the database at each step of the scale section. */
   scale: [number, number];
+  /** Expired idempotency keys, and as many old activity rows, that the retention section's sweep deletes. */
+  retentionRows: number;
   /** Notifications per webhook burst: large enough that its first and last milliseconds do not set its rate. */
   deliveries: number;
   /** The whole run, start to finish: past it the bench stops everything and fails. */
@@ -33,6 +35,7 @@ export function parseOptions(args: string[]): BenchOptions {
     connections: quick ? [16] : [1, 16, 64],
     scale: quick ? [10_000, 100_000] : [10_000, 1_000_000],
     deliveries: quick ? 6000 : 20000,
+    retentionRows: quick ? 100_000 : 500_000,
     deadlineMs: (quick ? 4 : 18) * 60_000,
   };
 }

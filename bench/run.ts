@@ -18,6 +18,7 @@ import { parseOptions, type BenchOptions } from "./options.js";
 import { clockTicksPerSecond } from "./proc.js";
 import { admin, startServer } from "./processes.js";
 import { printCpuPerCall, printRatios, printTargets, ratios, rows, writeResults } from "./report.js";
+import { measureRetention } from "./retention.js";
 import { measureScale } from "./scale.js";
 import { startService } from "./service.js";
 import { measureFanOut } from "./subscriptions.js";
@@ -104,6 +105,10 @@ const scale = await measureScale(bench, options);
 // After the scale section, so that its steps count the rows they say.
 console.log("\nMoney path (a pay or refund per call, each on a request or purchase of its own made beforehand in SQL)");
 for (const c of options.connections) await measureMoneyPath(bench, options, c);
+
+// Last: the rows it deletes leave the tables to vacuum, which would weigh on whatever came next.
+console.log("\nRetention (a sweep of rows that are due, while requests.info runs)");
+const retention = await measureRetention(bench, options, databaseUrl);
 await sql.end();
 
 const memory = await withPeaks(idle);
@@ -135,6 +140,7 @@ const file = await writeResults(options.quick, {
   subscriptionFanOut,
   isolation,
   scale,
+  retention,
   memory,
   targets: verdicts,
 });

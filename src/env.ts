@@ -147,6 +147,14 @@ export const workerEnv = sharedEnv.extend(signingKeyEnv.shape).extend({
   WORKER_HEALTH_FILE: z.string().optional(),
   /** Delivery jobs in flight at once per worker process: one delivery each, or the first attempts of up to ten new events. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(20),
+  /** Finished webhook events (delivered, exhausted, refused) and their attempts are deleted this long after they last changed. */
+  WEBHOOK_RETENTION: duration.default(90 * 86_400_000),
+  /** Activity (the audit trail) is deleted this long after it was written; unset: kept for good. */
+  ACTIVITY_RETENTION: duration.optional(),
+  /** How often the worker runs the retention sweeps (expired idempotency keys, old webhook events, old activity). */
+  RETENTION_SWEEP_INTERVAL: duration.default(3_600_000),
+  /** Port of the worker's GET /metrics (Prometheus: retention sweeps); 0 picks a free one; unset: none. */
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });
 
 /** The operator CLI (`src/cli/admin.ts`): the database, and the signing keys it rotates. */

@@ -7,6 +7,8 @@ import type { WorkerConfig } from "./config.js";
 import { deliverFirstAttempts, deliverWebhook, deliveryLeaseMs, retryDelay, RetryLater } from "./jobs/deliver-webhook.js";
 import { deliveryJob, drainOutbox, reconcileOutbox } from "./jobs/drain-outbox.js";
 import { runExpiryJob } from "./jobs/expire-requests.js";
+import { runRetentionSweep } from "./jobs/sweep-retention.js";
+import { createWorkerMetrics, serveWorkerMetrics } from "./metrics.js";
 import { listenForOutbox } from "./outbox-listener.js";
 import {
   createQueue,
@@ -27,7 +29,7 @@ import { openKeyStore } from "./signing.js";
 import { publishRequestChanges } from "../src/pubsub/request-changes.js";
 
 /**
- * The worker process's parts: the maintenance queue (expiry sweep) and the webhook outbox, drained
+ * The worker process's parts: the maintenance queue (expiry and retention sweeps) and the webhook outbox, drained
  * from Postgres into a BullMQ queue whose jobs sign and deliver notifications. Postgres holds the
  * truth; a periodic reconcile rebuilds whatever Redis loses.
  */
@@ -50,19 +52,37 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
   for (const queue of [maintenance, webhooks]) queue.on("error", redisOutage.failed);
   const outbox = openOutbox(deliveryLeaseMs(config.webhooks.timeoutMs));
   const ensureSchedules = () =>
-    maintenance.upsertJobScheduler(
-      maintenanceJobs.expireRequests.name,
-      { every: config.expiry.sweepIntervalMs },
-      { name: maintenanceJobs.expireRequests.name },
-    );
+    Promise.all([
+      maintenance.upsertJobScheduler(
+        maintenanceJobs.expireRequests.name,
+        { every: config.expiry.sweepIntervalMs },
+        { name: maintenanceJobs.expireRequests.name },
+      ),
+      maintenance.upsertJobScheduler(
+        maintenanceJobs.sweepRetention.name,
+        { every: config.retention.sweepIntervalMs },
+        { name: maintenanceJobs.sweepRetention.name },
+      ),
+    ]);
   await ensureSchedules();
+  const metrics = createWorkerMetrics();
+  const metricsServer = config.metrics.port === null ? null : await serveWorkerMetrics(metrics, config.metrics.port);
+  if (metricsServer) logger.info({ port: (metricsServer.address() as { port: number }).port }, "worker metrics at /metrics");
 
   const maintenanceWorker = new Worker(
     MAINTENANCE_QUEUE,
     async (job) => {
-      if (job.name !== maintenanceJobs.expireRequests.name) throw unknownJob(MAINTENANCE_QUEUE, job);
-      readJob(maintenanceJobs.expireRequests, job);
-      return runExpiryJob(logger.child({ job: job.name, jobId: job.id }));
+      const jobLogger = logger.child({ job: job.name, jobId: job.id });
+      switch (job.name) {
+        case maintenanceJobs.expireRequests.name:
+          readJob(maintenanceJobs.expireRequests, job);
+          return runExpiryJob(jobLogger);
+        case maintenanceJobs.sweepRetention.name:
+          readJob(maintenanceJobs.sweepRetention, job);
+          return runRetentionSweep(config.retention, metrics, jobLogger);
+        default:
+          throw unknownJob(MAINTENANCE_QUEUE, job);
+      }
     },
     { connection, prefix: config.queues.prefix, concurrency: 1 },
   );
@@ -135,6 +155,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
     startHeartbeat(config.health.file, config.health.everyMs, () => Promise.all([db.$queryRaw`SELECT 1`, connection.ping()]));
 
   return {
+    /** The port of its GET /metrics, when it serves one (WORKER_METRICS_PORT). */
+    metricsPort: metricsServer ? (metricsServer.address() as { port: number }).port : null,
     /**
      * Stops taking jobs and lets the jobs in flight finish (within SHUTDOWN_TIMEOUT), then closes its
      * queues and Redis. False when jobs were still running at the deadline: their leases lapse and
@@ -150,6 +172,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
       await drains.settled();
       stopPublishing();
       await Promise.all([maintenance.close(), webhooks.close()]);
+      metricsServer?.close();
       await connection.quit().catch(() => connection.disconnect());
       return finished;
     },

@@ -8,6 +8,14 @@ export function loadWorkerConfig(env = parseEnv(workerEnv)) {
     redis: { url: env.REDIS_URL },
     queues: { prefix: env.QUEUE_PREFIX },
     expiry: { sweepIntervalMs: env.EXPIRY_SWEEP_INTERVAL },
+    retention: {
+      sweepIntervalMs: env.RETENTION_SWEEP_INTERVAL,
+      webhookRetentionMs: env.WEBHOOK_RETENTION,
+      activityRetentionMs: env.ACTIVITY_RETENTION ?? null,
+      /** Rows per statement: each batch is a short transaction of its own. */
+      batchSize: 1000,
+    },
+    metrics: { port: env.WORKER_METRICS_PORT ?? null },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT,
     health: { file: env.WORKER_HEALTH_FILE, everyMs: 10_000 },
     webhooks: {

@@ -7,10 +7,14 @@ import { z } from "zod";
  * names only.
  */
 
-/** Periodic housekeeping: the expiry sweep, a repeating job of this queue's scheduler. */
+/**
+ * Periodic housekeeping: the expiry sweep and the retention sweeps, repeating jobs of this queue's
+ * schedulers (one job per interval however many workers run).
+ */
 export const MAINTENANCE_QUEUE = "maintenance";
 export const maintenanceJobs = {
   expireRequests: { name: "expire-requests", data: z.object({}) },
+  sweepRetention: { name: "retention-sweep", data: z.object({}) },
 } as const;
 
 /**

@@ -113,7 +113,7 @@ export function createApp({ config, logger, redis }: AppParts) {
     return c.json(await publishedSigningKeys(new Date()));
   });
   mountRest(app, caller, links);
-  mountQrCodes(app, caller);
+  mountQrCodes(app, caller, links);
   const payPage = mountPayPage(app, { limiter, changes: feed, links, logger, publicUrl: config.server.publicUrl });
   app.notFound((c) =>
     c.json({ statusCode: 404, error: "Not Found", message: "Not Found", reason: `No route ${c.req.method} ${c.req.path}` }, 404),

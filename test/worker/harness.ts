@@ -67,13 +67,15 @@ export async function startReceiver(answer: (index: number) => { status?: number
   };
 }
 
-export function workerConfig(webhooks: Partial<WorkerConfig["webhooks"]> = {}): WorkerConfig {
+export function workerConfig(webhooks: Partial<WorkerConfig["webhooks"]> = {}, parts: Partial<WorkerConfig> = {}): WorkerConfig {
   return {
     db: { url: fileEnv.DATABASE_URL, poolSize: 20 },
     log: { level: "silent", pretty: false },
     redis: { url: testEnv.REDIS_URL },
     queues: { prefix: `test-${randomUUID()}` },
     expiry: { sweepIntervalMs: 60_000 },
+    retention: { sweepIntervalMs: 3_600_000, webhookRetentionMs: 90 * 86_400_000, activityRetentionMs: null, batchSize: 1000 },
+    metrics: { port: null },
     shutdownTimeoutMs: 5_000,
     health: { file: undefined, everyMs: 10_000 },
     webhooks: {
@@ -91,15 +93,19 @@ export function workerConfig(webhooks: Partial<WorkerConfig["webhooks"]> = {}): 
       concurrency: 10,
       ...webhooks,
     },
+    ...parts,
   };
 }
 
 export const silentLogger = createLogger({ level: "silent" });
 
-export async function withWorker<T>(config: WorkerConfig, run: () => Promise<T>): Promise<T> {
+export async function withWorker<T>(
+  config: WorkerConfig,
+  run: (worker: Awaited<ReturnType<typeof startWorker>>) => Promise<T>,
+): Promise<T> {
   const worker = await startWorker(config, silentLogger);
   try {
-    return await run();
+    return await run(worker);
   } finally {
     await worker.close();
   }

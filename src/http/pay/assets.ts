@@ -138,10 +138,11 @@ export const PAY_JS = `
     stream = new EventSource(base + "/events");
     stream.addEventListener("status", function (event) {
       stopPolling();
+      root.setAttribute("data-live", "stream");
       render(JSON.parse(event.data));
     });
     // The stream dropped: poll until it is back (EventSource reconnects by itself).
-    stream.onerror = function () { startPolling(); };
+    stream.onerror = function () { root.setAttribute("data-live", "polling"); startPolling(); };
   }
   function stopLive() {
     stopped = true;

@@ -14,6 +14,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { getCookie, setCookie } from "hono/cookie";
 import { streamSSE, type SSEStreamingApi } from "hono/streaming";
 import QRCode from "qrcode";
@@ -71,7 +72,8 @@ const payerView = (page: PayPageRequest, links: Links) =>
 export function mountPayPage(app: Hono, { limiter, changes, links, logger, publicUrl }: PayPageParts) {
   const publicOrigin = new URL(publicUrl).origin;
   const secure = publicOrigin.startsWith("https:");
-  const streams = new Set<SSEStreamingApi>();
+  /** The open status streams, each with what ends it. */
+  const streams = new Map<SSEStreamingApi, () => void>();
 
   const guarded = async (c: Context, next: () => Promise<void>) => {
     await next();
@@ -142,26 +144,28 @@ export function mountPayPage(app: Hono, { limiter, changes, links, logger, publi
 
   app.get("/pay/:code/events", async (c) => {
     await limiter.charge(pageMeter(c), 1);
-    const first = await findPayPageRequest(c.req.param("code"));
-    if (!first) return c.json(refusal("REQUEST_NOT_FOUND", "No such request."), 404);
-    const { id: requestId, merchantId, requestCode } = first.request;
+    const found = await findPayPageRequest(c.req.param("code"));
+    if (!found) return c.json(refusal("REQUEST_NOT_FOUND", "No such request."), 404);
+    const { id: requestId, merchantId, requestCode } = found.request;
     return streamSSE(c, async (stream) => {
-      streams.add(stream);
+      // Listening before the first read: a change between the two is not lost.
       const changesOfMerchant = changes.changes(merchantId)[Symbol.asyncIterator]();
+      let next = changesOfMerchant.next();
       const end = () => void changesOfMerchant.return?.();
+      streams.set(stream, end);
       stream.onAbort(end);
-      const lifetime = setTimeout(() => void stream.close(), STREAM_LIFETIME_MS);
+      const lifetime = setTimeout(end, STREAM_LIFETIME_MS);
       const heartbeat = setInterval(() => void stream.write(": still here\n\n").catch(end), HEARTBEAT_MS);
+      const send = (page: PayPageRequest) => stream.writeSSE({ event: "status", data: JSON.stringify(payerView(page, links)) });
       try {
-        const send = (page: PayPageRequest) => stream.writeSSE({ event: "status", data: JSON.stringify(payerView(page, links)) });
-        await send(first);
-        if (first.request.status !== "NEW") return;
-        for (let next = await changesOfMerchant.next(); !next.done && !stream.aborted; next = await changesOfMerchant.next()) {
-          if (next.value.requestId !== requestId) continue;
-          const now = await findPayPageRequest(requestCode);
-          if (!now) return;
-          await send(now);
-          if (now.request.status !== "NEW") return;
+        for (let page = await findPayPageRequest(requestCode); page; page = await findPayPageRequest(requestCode)) {
+          await send(page);
+          if (page.request.status !== "NEW") return;
+          // Until the next change of this request (or the stream's end).
+          let change = await next;
+          while (!change.done && change.value.requestId !== requestId) change = await (next = changesOfMerchant.next());
+          if (change.done || stream.aborted) return;
+          next = changesOfMerchant.next();
         }
       } finally {
         clearTimeout(lifetime);
@@ -173,6 +177,11 @@ export function mountPayPage(app: Hono, { limiter, changes, links, logger, publi
     });
   });
 
+  // A payment form is a few hundred bytes.
+  app.post(
+    "/pay/:code",
+    bodyLimit({ maxSize: 4096, onError: (c) => c.json(refusal("BAD_REQUEST", "The form is too large."), 413) }),
+  );
   app.post("/pay/:code", async (c) => {
     const wantsJson = (c.req.header("accept") ?? "").includes("application/json");
     const code = c.req.param("code");
@@ -231,7 +240,8 @@ export function mountPayPage(app: Hono, { limiter, changes, links, logger, publi
   return {
     /** Ends the open status streams (the API is stopping); their pages poll meanwhile. */
     closeStreams: async () => {
-      await Promise.all([...streams].map((stream) => stream.close().catch(() => {})));
+      for (const end of streams.values()) end();
+      await Promise.all([...streams.keys()].map((stream) => stream.close().catch(() => {})));
     },
   };
 }

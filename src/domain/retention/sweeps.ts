@@ -1,0 +1,95 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { inTransaction, pool, prepared, toUtcText as utc } from "../../db.js";
+
+/**
+ * Retention: what the service deletes, and when. Each sweep deletes in batches of `batchSize` rows,
+ * one short statement (and transaction) per batch, resting between batches, so no sweep holds locks
+ * for long, bloats one transaction, or keeps the API waiting; it stops at the first short batch.
+ *
+ * - Idempotency keys once past their expiresAt (24 hours after their call, Stripe's rule).
+ * - Webhook events that are finished (DELIVERED, EXHAUSTED or REFUSED) and unchanged for
+ *   WEBHOOK_RETENTION, with their attempts; a PENDING event is never deleted, however old.
+ * - Activity (the audit trail) older than ACTIVITY_RETENTION, only when an operator sets it. The
+ *   table discards every other delete (a rule, prisma/migrations/…_retention): this sweep's
+ *   transactions say what they are with `SET LOCAL payreq.retention = 'on'`.
+ */
+export interface RetentionSettings {
+  webhookRetentionMs: number;
+  /** Null: the audit trail is kept. */
+  activityRetentionMs: number | null;
+  batchSize: number;
+}
+
+/** Rows each sweep deleted, by table. */
+export interface SweepCounts {
+  idempotency_key: number;
+  webhook_event: number;
+  webhook_attempt: number;
+  activity: number;
+}
+
+const EXPIRED_IDEMPOTENCY_KEYS = `
+  DELETE FROM idempotency_key WHERE ctid = ANY (ARRAY(
+    SELECT ctid FROM idempotency_key WHERE expires_at < $1::timestamp(3) LIMIT $2))`;
+
+// Attempts go with their event (ON DELETE CASCADE); the statement counts them first.
+const FINISHED_WEBHOOK_EVENTS = `
+  WITH doomed AS (
+    SELECT id FROM webhook_event WHERE state <> 'PENDING' AND updated_at < $1::timestamp(3) LIMIT $2 FOR UPDATE SKIP LOCKED
+  ), attempts AS (
+    SELECT count(*)::int AS n FROM webhook_attempt WHERE event_id IN (SELECT id FROM doomed)
+  ), deleted AS (
+    DELETE FROM webhook_event WHERE id IN (SELECT id FROM doomed) RETURNING 1
+  )
+  SELECT (SELECT count(*)::int FROM deleted) AS events, (SELECT n FROM attempts) AS attempts`;
+
+const OLD_ACTIVITY = `
+  DELETE FROM activity WHERE ctid = ANY (ARRAY(
+    SELECT ctid FROM activity WHERE created_at < $1::timestamp(3) LIMIT $2))`;
+
+/**
+ * Runs `batch` until it deletes fewer than `batchSize` rows; the total it deleted. After each full
+ * batch it rests as long as the batch took, so a sweep uses at most half of one database
+ * connection's time and calls keep their latency while a backlog of millions is worked off.
+ */
+async function inBatches(batchSize: number, batch: () => Promise<number>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const started = performance.now();
+    const deleted = await batch();
+    total += deleted;
+    if (deleted < batchSize) return total;
+    await sleep(performance.now() - started);
+  }
+}
+
+/** Every sweep, as of `now` (the worker's clock; tests give their own). */
+export async function sweepExpiredData(now: Date, settings: RetentionSettings): Promise<SweepCounts> {
+  const { batchSize } = settings;
+  const counts: SweepCounts = { idempotency_key: 0, webhook_event: 0, webhook_attempt: 0, activity: 0 };
+
+  counts.idempotency_key = await inBatches(
+    batchSize,
+    async () => (await pool.query(prepared(EXPIRED_IDEMPOTENCY_KEYS, [utc(now), batchSize]))).rowCount ?? 0,
+  );
+
+  const webhookCutoff = utc(new Date(now.getTime() - settings.webhookRetentionMs));
+  counts.webhook_event = await inBatches(batchSize, async () => {
+    const { rows } = await pool.query<{ events: number; attempts: number }>(
+      prepared(FINISHED_WEBHOOK_EVENTS, [webhookCutoff, batchSize]),
+    );
+    counts.webhook_attempt += rows[0]!.attempts;
+    return rows[0]!.events;
+  });
+
+  if (settings.activityRetentionMs !== null) {
+    const activityCutoff = utc(new Date(now.getTime() - settings.activityRetentionMs));
+    counts.activity = await inBatches(batchSize, () =>
+      inTransaction(async (sql) => {
+        await sql.query("SET LOCAL payreq.retention = 'on'");
+        return (await sql.query(prepared(OLD_ACTIVITY, [activityCutoff, batchSize]))).rowCount ?? 0;
+      }),
+    );
+  }
+  return counts;
+}

@@ -1,0 +1,132 @@
+/**
+ * Retention sweeps, in this file's own database (a sweep deletes across every tenant, so it must
+ * not run where other files keep their data), with an injected clock: each deletes exactly what is
+ * past its retention, in batches, and the worker runs them on its schedule and counts what they remove.
+ */
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { pool, toUtcText as utc } from "../../src/db.js";
+import { payRequest } from "../../src/domain/requests/pay.js";
+import { sweepExpiredData } from "../../src/domain/retention/sweeps.js";
+import { buildRequest, payer } from "../factories.js";
+import { until, withWorker, workerConfig } from "./harness.js";
+
+const DAY = 86_400_000;
+const NOW = new Date("2027-06-01T00:00:00.000Z");
+const daysAgo = (days: number) => utc(new Date(NOW.getTime() - days * DAY));
+
+/** A paid request whose notification is in the outbox, then aged and finished as given (no worker delivers here). */
+async function webhookEvent(
+  state: "PENDING" | "DELIVERED" | "EXHAUSTED" | "REFUSED",
+  lastChangedDaysAgo: number,
+  attempts: number,
+) {
+  const { request } = await buildRequest({ notifyUrl: "http://127.0.0.1:9/hook" });
+  const paid = await payRequest(payer, { requestId: request.id, ledger: "test.uplink", authorization: "ok" });
+  const { rows } = await pool.query<{ id: string }>(
+    "UPDATE webhook_event SET state = $2, updated_at = $3, created_at = $3 WHERE transaction_id = $1 RETURNING id",
+    [paid.purchase!.id, state, daysAgo(lastChangedDaysAgo)],
+  );
+  const eventId = rows[0]!.id;
+  for (let number = 1; number <= attempts; number++)
+    await pool.query(
+      "INSERT INTO webhook_attempt (id, event_id, number, started_at, duration_ms, outcome, status_code) VALUES ($1, $2, $3, $4, 12, 'FAILED', 500)",
+      [randomUUID(), eventId, number, daysAgo(lastChangedDaysAgo)],
+    );
+  return eventId;
+}
+
+/** A key that expired `expiresDaysAgo` days before `now` (NOW, the sweeps' injected clock, unless given). */
+async function idempotencyKey(expiresDaysAgo: number, now = NOW) {
+  const key = randomUUID();
+  const at = (days: number) => utc(new Date(now.getTime() - days * DAY));
+  await pool.query(
+    "INSERT INTO idempotency_key (api_key_prefix, key, fingerprint, created_at, expires_at) VALUES ('pk_retention', $1, 'f', $2, $3)",
+    [key, at(expiresDaysAgo + 1), at(expiresDaysAgo)],
+  );
+  return key;
+}
+
+async function activity(daysOld: number) {
+  const id = randomUUID();
+  await pool.query(
+    "INSERT INTO activity (id, action, actor, outcome, created_at) VALUES ($1, 'key.created', 'operator', 'x', $2)",
+    [id, daysAgo(daysOld)],
+  );
+  return id;
+}
+
+const remaining = async (table: string, ids: string[], column = "id") =>
+  (await pool.query<{ id: string }>(`SELECT ${column}::text AS id FROM ${table} WHERE ${column}::text = ANY($1)`, [ids])).rows
+    .map((row) => row.id)
+    .sort();
+
+describe("retention sweeps", () => {
+  it("delete expired idempotency keys and finished webhook events past WEBHOOK_RETENTION with their attempts, never a pending one", async () => {
+    // Whatever earlier setup left in this file's database is older or newer than what is made here:
+    // the assertions read only this test's rows, the counts only what this sweep removed.
+    const keys = { expired: [await idempotencyKey(2), await idempotencyKey(0.01)], live: [await idempotencyKey(-0.5)] };
+    const events = {
+      old: [
+        await webhookEvent("DELIVERED", 91, 1),
+        await webhookEvent("EXHAUSTED", 120, 8),
+        await webhookEvent("REFUSED", 95, 0),
+      ],
+      kept: [await webhookEvent("DELIVERED", 89, 2), await webhookEvent("PENDING", 400, 3), await webhookEvent("PENDING", 1, 0)],
+    };
+    const trail = [await activity(1000), await activity(1)];
+
+    const before = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_attempt");
+    // Batches of two: several statements per sweep, each stopping at a short batch.
+    const counts = await sweepExpiredData(NOW, { webhookRetentionMs: 90 * DAY, activityRetentionMs: null, batchSize: 2 });
+
+    expect(await remaining("idempotency_key", [...keys.expired, ...keys.live], "key")).toEqual([...keys.live].sort());
+    expect(await remaining("webhook_event", [...events.old, ...events.kept])).toEqual([...events.kept].sort());
+    expect(await remaining("webhook_attempt", [...events.old, ...events.kept], "event_id")).toEqual(
+      [events.kept[0], events.kept[0], events.kept[1], events.kept[1], events.kept[1]].sort(),
+    );
+    // The audit trail is kept unless ACTIVITY_RETENTION is set.
+    expect(await remaining("activity", trail)).toEqual([...trail].sort());
+    expect(counts).toMatchObject({ webhook_event: 3, webhook_attempt: 9, activity: 0 });
+    expect(counts.idempotency_key).toBeGreaterThanOrEqual(2);
+    const after = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_attempt");
+    expect(before.rows[0]!.n - after.rows[0]!.n).toBe(9);
+
+    // Run again: nothing more is due.
+    expect(await sweepExpiredData(NOW, { webhookRetentionMs: 90 * DAY, activityRetentionMs: null, batchSize: 2 })).toEqual({
+      idempotency_key: 0,
+      webhook_event: 0,
+      webhook_attempt: 0,
+      activity: 0,
+    });
+  });
+
+  it("delete activity older than ACTIVITY_RETENTION when it is set", async () => {
+    const old = [await activity(400), await activity(366)];
+    const young = [await activity(364), await activity(0)];
+    const counts = await sweepExpiredData(NOW, { webhookRetentionMs: 90 * DAY, activityRetentionMs: 365 * DAY, batchSize: 1 });
+    expect(await remaining("activity", [...old, ...young])).toEqual([...young].sort());
+    expect(counts.activity).toBeGreaterThanOrEqual(2);
+  });
+
+  it("run in the worker on their schedule, which counts the rows each removes in its metrics", async () => {
+    // The worker sweeps by its own clock.
+    const key = await idempotencyKey(1, new Date());
+    const config = workerConfig(
+      {},
+      {
+        retention: { sweepIntervalMs: 200, webhookRetentionMs: 90 * DAY, activityRetentionMs: null, batchSize: 1000 },
+        metrics: { port: 0 },
+      },
+    );
+    await withWorker(config, async (worker) => {
+      await until(
+        () => remaining("idempotency_key", [key], "key"),
+        (left) => left.length === 0,
+      );
+      const metrics = await (await fetch(`http://127.0.0.1:${worker.metricsPort!}/metrics`)).text();
+      const counted = /payreq_retention_deleted_rows_total\{table="idempotency_key"\} (\d+)/.exec(metrics);
+      expect(Number(counted?.[1])).toBeGreaterThanOrEqual(1);
+    });
+  });
+});
