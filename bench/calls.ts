@@ -49,3 +49,19 @@ export const gqlPay = (id: string) =>
 export const gqlList = JSON.stringify({
   query: `{ paymentRequests(first: 20) { edges { node { id status createdAt denomination { amount asset } } } pageInfo { hasNextPage endCursor } } }`,
 });
+
+/** requests.info at 16 connections, each call for one of `ids` picked at random. */
+export const infoOfAny = (api: string, headers: Record<string, string>, ids: string[]) => ({
+  url: api,
+  connections: 16,
+  requests: [
+    {
+      method: "GET" as const,
+      setupRequest: (req: object) => ({
+        ...req,
+        path: `/api/requests.info?requestId=${ids[Math.floor(Math.random() * ids.length)]}`,
+      }),
+      headers,
+    },
+  ],
+});

@@ -6,7 +6,7 @@
 import { closeDatabase, openDatabase } from "../src/db.js";
 import { sweepExpiredData, type SweepCounts } from "../src/domain/retention/sweeps.js";
 import { createLogger } from "../src/logger.js";
-import type { Bench } from "./calls.js";
+import { infoOfAny, type Bench } from "./calls.js";
 import { load, run } from "./load.js";
 import type { BenchOptions } from "./options.js";
 import { record } from "./report.js";
@@ -44,20 +44,7 @@ export async function measureRetention(bench: Bench, options: BenchOptions, data
   const ids = (await sql.query("SELECT id FROM payment_request WHERE merchant_id = $1 LIMIT 1000", [merchantId])).rows.map(
     (r) => r.id as string,
   );
-  const info = {
-    url: api,
-    connections: 16,
-    requests: [
-      {
-        method: "GET" as const,
-        setupRequest: (req: object) => ({
-          ...req,
-          path: `/api/requests.info?requestId=${ids[Math.floor(Math.random() * ids.length)]}`,
-        }),
-        headers,
-      },
-    ],
-  };
+  const info = infoOfAny(api, headers, ids);
   const quiet = record("retention.info.quiet", "retention", "info, no sweep", 16, await load(info, timing, pids.api), {
     cpuOf: "API",
   }).p99;

@@ -2,7 +2,7 @@
  * Scale: requests.info p99 with N more requests of the merchant in the database, and a dashboard's
  * first page of a merchant with as many requests as the largest step.
  */
-import { gqlList, type Bench } from "./calls.js";
+import { gqlList, infoOfAny, type Bench } from "./calls.js";
 import { load } from "./load.js";
 import type { BenchOptions } from "./options.js";
 import { record } from "./report.js";
@@ -20,20 +20,7 @@ export async function measureScale(bench: Bench, options: BenchOptions): Promise
     const ids = (
       await sql.query("SELECT id FROM payment_request TABLESAMPLE SYSTEM (1) WHERE merchant_id = $1 LIMIT 2000", [merchantId])
     ).rows.map((r) => r.id as string);
-    const info = {
-      url: api,
-      connections: 16,
-      requests: [
-        {
-          method: "GET" as const,
-          setupRequest: (req: object) => ({
-            ...req,
-            path: `/api/requests.info?requestId=${ids[Math.floor(Math.random() * ids.length)]}`,
-          }),
-          headers,
-        },
-      ],
-    };
+    const info = infoOfAny(api, headers, ids);
     const label = `info @ ${size.toLocaleString("en")} rows`;
     scale[size] = record(`scale.info.${size}`, "scale", label, 16, await load(info, timing, pids.api), { cpuOf: "API" }).p99;
   }
