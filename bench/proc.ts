@@ -62,6 +62,27 @@ export function clockTicksPerSecond(): number {
 
 export const readCpuTicks = async (pid: number) => cpuTicks(await readFile(`/proc/${pid}/stat`, "utf8"));
 
+/**
+ * The CPU ticks of every PostgreSQL process on the machine (the server, its backends and its
+ * background workers): the database's whole cost, vacuum and WAL writing included. Backends that
+ * end meanwhile take theirs with them; the service's pools keep theirs open.
+ */
+export async function readPostgresTicks(): Promise<number> {
+  const pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name));
+  let total = 0;
+  await Promise.all(
+    pids.map(async (pid) => {
+      try {
+        const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+        if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) === "postgres") total += cpuTicks(stat);
+      } catch {
+        // ended meanwhile
+      }
+    }),
+  );
+  return total;
+}
+
 export const readMemory = async (pid: number) => memoryKiB(await readFile(`/proc/${pid}/status`, "utf8"));
 
 export interface ProcessEntry {

@@ -22,6 +22,8 @@ export interface Row {
   /** CPU of the serving process per HTTP call, in µs, and which process that is. */
   cpuMicrosPerCall?: number;
   cpuOf?: string;
+  /** CPU of PostgreSQL per HTTP call over the same run, in µs. */
+  dbCpuMicrosPerCall?: number;
 }
 
 export const rows: Row[] = [];
@@ -32,7 +34,11 @@ export function record(
   section: string,
   operation: string,
   connections: number,
-  { result, cpuMicrosPerCall }: Measured | { result: Result; cpuMicrosPerCall?: null },
+  {
+    result,
+    cpuMicrosPerCall,
+    dbCpuMicrosPerCall,
+  }: Measured | { result: Result; cpuMicrosPerCall?: null; dbCpuMicrosPerCall?: null },
   { perCycle = 1, cpuOf }: { perCycle?: number; cpuOf?: string } = {},
 ): Row {
   const row: Row = {
@@ -46,6 +52,7 @@ export function record(
     p99: result.latency.p99,
     errors: result.errors + result.non2xx + result.timeouts,
     ...(cpuMicrosPerCall != null ? { cpuMicrosPerCall, cpuOf } : {}),
+    ...(dbCpuMicrosPerCall != null ? { dbCpuMicrosPerCall } : {}),
   };
   rows.push(row);
   const cpu = row.cpuMicrosPerCall === undefined ? "" : `  ${row.cpuOf} CPU ${row.cpuMicrosPerCall} µs/call`;
@@ -108,7 +115,10 @@ export function printCpuPerCall(keys: string[], from: Row[] = rows): void {
   console.log("\nCPU per call at 16 connections (utime + stime from /proc over the measured run, ÷ calls answered)");
   for (const row of keys.map((key) => rowOf(key, 16, from)))
     if (row?.cpuMicrosPerCall !== undefined)
-      console.log(`  ${`${row.section} ${row.operation}`.padEnd(30)} ${row.cpuOf} ${row.cpuMicrosPerCall} µs`);
+      console.log(
+        `  ${`${row.section} ${row.operation}`.padEnd(30)} ${row.cpuOf} ${row.cpuMicrosPerCall} µs` +
+          (row.dbCpuMicrosPerCall === undefined ? "" : `, PostgreSQL ${row.dbCpuMicrosPerCall} µs`),
+      );
 }
 
 /** How a value is held against its goal. */

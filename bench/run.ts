@@ -121,11 +121,14 @@ printCpuPerCall([
   "rest.info",
   "rest.create",
   "rest.pay",
+  "rest.refund",
   "graphql.info",
   "graphql.create",
   "graphql.pay",
   "baseline.info",
+  "baseline.create",
   "baseline.pay",
+  "baseline.refund",
 ]);
 
 const verdicts = printTargets(targets({ rows, memory, webhooks, isolation, scale, scaleSteps: options.scale }));

@@ -123,10 +123,13 @@ export const apiEnv = sharedEnv.extend({
 export const workerEnv = sharedEnv.extend(signingKeyEnv.shape).extend({
   /** How often overdue requests are stored as expired. */
   EXPIRY_SWEEP_INTERVAL: duration.default(10_000),
-  /** Prefix of the worker's BullMQ keys in Redis, so several deployments can share one Redis. */
+  /**
+   * Prefix of the worker's BullMQ keys in Redis, so several deployments can share one Redis. On a
+   * Redis Cluster give it a hash tag, e.g. `{payreq}`: BullMQ needs all of a queue's keys in one slot.
+   */
   QUEUE_PREFIX: z
     .string()
-    .regex(/^[\w:-]+$/)
+    .regex(/^(?:[\w:-]+|\{[\w:-]+\})$/, "letters, digits, _, : and -, or those in braces (a Redis Cluster hash tag)")
     .default("payreq"),
   /** How long a stopping worker lets the jobs in flight finish before it cuts them off. */
   SHUTDOWN_TIMEOUT: shutdownTimeout,

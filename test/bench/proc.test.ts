@@ -11,7 +11,9 @@ import {
   parentPid,
   readCpuTicks,
   readMemory,
+  readPostgresTicks,
 } from "../../bench/proc.js";
+import { pool } from "../../src/db.js";
 
 /** A /proc/<pid>/stat line as proc(5) lays it out, with utime and stime at fields 14 and 15. */
 const statLine = (comm: string, { ppid = 1, utime = 0, stime = 0 } = {}) =>
@@ -75,5 +77,13 @@ describe("the bench's /proc probes", () => {
     } finally {
       child.kill("SIGKILL");
     }
+  });
+
+  it("adds up the CPU of PostgreSQL's processes (the tests' own server), which grows with the queries it runs", async () => {
+    const before = await readPostgresTicks();
+    expect(before).toBeGreaterThan(0);
+    // A query that keeps a backend busy for well over a clock tick.
+    await pool.query("SELECT count(*) FROM generate_series(1, 3000000)");
+    expect(await readPostgresTicks()).toBeGreaterThan(before);
   });
 });

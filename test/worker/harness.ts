@@ -72,7 +72,8 @@ export function workerConfig(webhooks: Partial<WorkerConfig["webhooks"]> = {}, p
     db: { url: fileEnv.DATABASE_URL, poolSize: 20 },
     log: { level: "silent", pretty: false },
     redis: { url: testEnv.REDIS_URL },
-    queues: { prefix: `test-${randomUUID()}` },
+    // In braces, as on a Redis Cluster (docs/scaling.md): BullMQ then keeps a queue's keys in one slot.
+    queues: { prefix: `{test-${randomUUID()}}` },
     expiry: { sweepIntervalMs: 60_000 },
     retention: { sweepIntervalMs: 3_600_000, webhookRetentionMs: 90 * 86_400_000, activityRetentionMs: null, batchSize: 1000 },
     metrics: { port: null },
