@@ -6,7 +6,7 @@ import autocannon, { type Instance, type Options, type Request, type Result } fr
 import { setTimeout as sleep } from "node:timers/promises";
 import { until } from "../src/poll.js";
 import { isCorrect } from "./correct-answer.js";
-import { cpuMicrosPerCall, readCpuTicks, readPostgresTicks } from "./proc.js";
+import { cpuMicrosPerCall, postgresTicksBetween, readCpuTicks, readPostgresTicks } from "./proc.js";
 
 /** Per-connection state autocannon threads through a request sequence. */
 export type Context = { id?: string };
@@ -84,16 +84,18 @@ export async function load(options: Options, timing: LoadTiming, cpuOf?: number)
   await run(options, timing.warmup);
   // The calls the warm-up left unanswered (one per connection at most) finish on the server before the reading.
   await sleep(500);
-  const [before, dbBefore] = cpuOf === undefined ? [0, 0] : await Promise.all([readCpuTicks(cpuOf), readPostgresTicks()]);
+  const none = new Map<number, number>();
+  const [before, dbBefore] = cpuOf === undefined ? [0, none] : await Promise.all([readCpuTicks(cpuOf), readPostgresTicks()]);
   const result = await run(options, timing.duration);
-  const [after, dbAfter] = cpuOf === undefined ? [0, 0] : await Promise.all([readCpuTicks(cpuOf), readPostgresTicks()]);
+  const [after, dbAfter] = cpuOf === undefined ? [0, none] : await Promise.all([readCpuTicks(cpuOf), readPostgresTicks()]);
   // The calls the run leaves unanswered have used some CPU without being counted: one per connection at
   // most, against the hundreds (pays) to thousands of calls of a run.
   const calls = result["2xx"];
   return {
     result,
     cpuMicrosPerCall: cpuOf === undefined ? null : cpuMicrosPerCall(before, after, calls, timing.ticksPerSecond),
-    dbCpuMicrosPerCall: cpuOf === undefined ? null : cpuMicrosPerCall(dbBefore, dbAfter, calls, timing.ticksPerSecond),
+    dbCpuMicrosPerCall:
+      cpuOf === undefined ? null : cpuMicrosPerCall(0, postgresTicksBetween(dbBefore, dbAfter), calls, timing.ticksPerSecond),
   };
 }
 

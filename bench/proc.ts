@@ -64,23 +64,33 @@ export const readCpuTicks = async (pid: number) => cpuTicks(await readFile(`/pro
 
 /**
  * The CPU ticks of every PostgreSQL process on the machine (the server, its backends and its
- * background workers): the database's whole cost, vacuum and WAL writing included. Backends that
- * end meanwhile take theirs with them; the service's pools keep theirs open.
+ * background workers), by pid: the database's whole cost, vacuum and WAL writing included.
  */
-export async function readPostgresTicks(): Promise<number> {
+export async function readPostgresTicks(): Promise<Map<number, number>> {
   const pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name));
-  let total = 0;
+  const ticks = new Map<number, number>();
   await Promise.all(
     pids.map(async (pid) => {
       try {
         const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-        if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) === "postgres") total += cpuTicks(stat);
+        if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) === "postgres") ticks.set(Number(pid), cpuTicks(stat));
       } catch {
         // ended meanwhile
       }
     }),
   );
-  return total;
+  return ticks;
+}
+
+/**
+ * The ticks PostgreSQL spent between two readings: what each process still there added, and all
+ * of what a process started since has used. A backend that ended in between (a pool closing an
+ * idle connection) takes its last ticks with it, so this can only undercount, never go backwards.
+ */
+export function postgresTicksBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let spent = 0;
+  for (const [pid, ticks] of after) spent += ticks - Math.min(before.get(pid) ?? 0, ticks);
+  return spent;
 }
 
 export const readMemory = async (pid: number) => memoryKiB(await readFile(`/proc/${pid}/status`, "utf8"));
