@@ -12,7 +12,11 @@ import type { CallerMiddleware } from "./middleware.js";
 export function mountQrCodes(app: Hono, { rateLimited, authenticated }: CallerMiddleware, links: Links) {
   app.get("/requests/:requestId/qr.svg", rateLimited, authenticated, async (c) => {
     const request = await getRequest(c.var.ctx, { requestId: c.req.param("requestId") });
-    const svg = await QRCode.toString(links.payUrl(request.requestCode), { type: "svg", errorCorrectionLevel: "M", margin: 2 });
+    const svg = await payPageQrSvg(links, request.requestCode);
     return c.body(svg, 200, { "content-type": "image/svg+xml", "cache-control": "private, max-age=300" });
   });
 }
+
+/** The QR code of a request's pay page address (payUrl), as SVG: what both QR endpoints answer. */
+export const payPageQrSvg = (links: Links, requestCode: string) =>
+  QRCode.toString(links.payUrl(requestCode), { type: "svg", errorCorrectionLevel: "M", margin: 2 });

@@ -17,7 +17,6 @@ import type { Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { getCookie, setCookie } from "hono/cookie";
 import { streamSSE, type SSEStreamingApi } from "hono/streaming";
-import QRCode from "qrcode";
 import type { DomainContext } from "../../domain/context.js";
 import { DomainError, type ErrorCode } from "../../domain/errors.js";
 import { payRequest } from "../../domain/requests/pay.js";
@@ -30,6 +29,7 @@ import { httpStatusOf } from "../../transport/http-status.js";
 import { fingerprintOf, withIdempotency } from "../../transport/idempotency.js";
 import type { Links } from "../../transport/links.js";
 import type { RateLimiter } from "../../transport/rate-limit.js";
+import { payPageQrSvg } from "../qr.js";
 import { presentRequest } from "../rest/present.js";
 import { PAY_CSS, PAY_JS } from "./assets.js";
 import { chooseLanguage, messages, type Messages } from "./messages.js";
@@ -126,26 +126,22 @@ export function mountPayPage(app: Hono, { limiter, changes, links, logger, publi
   app.get("/pay/:code/status", async (c) => {
     await limiter.charge(pageMeter(c), 1);
     const page = await findPayPageRequest(c.req.param("code"));
-    if (!page) return c.json(refusal("REQUEST_NOT_FOUND", "No such request."), 404);
+    if (!page) return c.json(UNKNOWN_REQUEST, 404);
     return c.json(payerView(page, links), 200, { "cache-control": "no-store" });
   });
 
   app.get("/pay/:code/qr.svg", async (c) => {
     await limiter.charge(pageMeter(c), 1);
     const page = await findPayPageRequest(c.req.param("code"));
-    if (!page) return c.json(refusal("REQUEST_NOT_FOUND", "No such request."), 404);
-    const svg = await QRCode.toString(links.payUrl(page.request.requestCode), {
-      type: "svg",
-      errorCorrectionLevel: "M",
-      margin: 2,
-    });
+    if (!page) return c.json(UNKNOWN_REQUEST, 404);
+    const svg = await payPageQrSvg(links, page.request.requestCode);
     return c.body(svg, 200, { "content-type": "image/svg+xml", "cache-control": "public, max-age=3600" });
   });
 
   app.get("/pay/:code/events", async (c) => {
     await limiter.charge(pageMeter(c), 1);
     const found = await findPayPageRequest(c.req.param("code"));
-    if (!found) return c.json(refusal("REQUEST_NOT_FOUND", "No such request."), 404);
+    if (!found) return c.json(UNKNOWN_REQUEST, 404);
     const { id: requestId, merchantId, requestCode } = found.request;
     return streamSSE(c, async (stream) => {
       // Listening before the first read: a change between the two is not lost.
@@ -197,7 +193,7 @@ export function mountPayPage(app: Hono, { limiter, changes, links, logger, publi
     if (!cookie || typeof form["csrf"] !== "string" || form["csrf"] !== cookie)
       return answer(403, refusal("FORBIDDEN", "The form has expired: reload the page."), "FORBIDDEN");
     const page = await findPayPageRequest(code);
-    if (!page) return answer(404, refusal("REQUEST_NOT_FOUND", "No such request."), "REQUEST_NOT_FOUND");
+    if (!page) return answer(404, UNKNOWN_REQUEST, "REQUEST_NOT_FOUND");
     if (!page.walletLedger)
       return answer(
         400,
@@ -247,6 +243,7 @@ export function mountPayPage(app: Hono, { limiter, changes, links, logger, publi
 }
 
 const refusal = (code: string, message: string) => ({ error: { code, message } });
+const UNKNOWN_REQUEST = refusal("REQUEST_NOT_FOUND", "No such request.");
 
 function refusalText(words: Messages, code: string): string {
   const key = `error${code}` as keyof Messages;
