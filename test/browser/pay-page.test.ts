@@ -248,7 +248,7 @@ describe("the pay page", () => {
     const merchant = await buildMerchant();
     const secret = `secret-${Date.now()}`;
     const request = await newRequest(merchant, {
-      notifyUrl: `https://shop.example/hooks/${secret}`,
+      notifyUrl: `http://127.0.0.1:9/hooks/${secret}`,
       externalReference: `ref-${secret}`,
     });
     const payerFields = [
