@@ -58,6 +58,31 @@ export const signingKeyEnv = z.object({
   WEBHOOK_KEY_OVERLAP: duration.default(48 * 3_600_000),
 });
 
+/**
+ * OpenTelemetry traces (src/tracing-sdk.ts), under the standard variable names, read by the API and
+ * the worker. Tracing is off unless an exporter is chosen: OTEL_TRACES_EXPORTER, or an OTLP endpoint.
+ * The OTLP exporter also reads the standard OTEL_EXPORTER_OTLP_HEADERS, _TIMEOUT and _COMPRESSION itself.
+ */
+export const tracingEnv = z.object({
+  /** Where spans go: `otlp` (OTLP over HTTP, protobuf), `console` (standard output) or `none`. Unset: `otlp` when an OTLP endpoint is set, else no tracing. */
+  OTEL_TRACES_EXPORTER: z.enum(["otlp", "console", "none"]).optional(),
+  /** The OTLP receiver's base URL, such as http://127.0.0.1:4318 (spans go to its /v1/traces). Setting it turns tracing on. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: urlOf(["http:", "https:"], "an http or https URL such as http://127.0.0.1:4318").optional(),
+  /** The URL spans are posted to, when it is not <OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces. Setting it turns tracing on. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: urlOf(
+    ["http:", "https:"],
+    "an http or https URL such as http://127.0.0.1:4318/v1/traces",
+  ).optional(),
+  /** The OTLP protocol: `http/protobuf`, the standard default, is the one built in. */
+  OTEL_EXPORTER_OTLP_PROTOCOL: z
+    .literal("http/protobuf", { error: "only http/protobuf is built in (most collectors take it on port 4318)" })
+    .optional(),
+  /** The `service.name` of the spans; default `payreq-api` for the API and `payreq-worker` for the worker. */
+  OTEL_SERVICE_NAME: z.string().min(1).optional(),
+  /** Milliseconds between exports of the spans ended meanwhile. */
+  OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(1).default(5_000),
+});
+
 /** Comma-separated items, trimmed, empty ones dropped; none by default. */
 const commaList = z
   .string()
@@ -83,7 +108,7 @@ const flag = z.enum(["true", "false"]).transform((v) => v === "true");
 const shutdownTimeout = duration.default(10_000);
 
 /** The API process: `src/api/config.ts`. */
-export const apiEnv = sharedEnv.extend({
+export const apiEnv = sharedEnv.extend(tracingEnv.shape).extend({
   /** How long a stopping API lets the calls in flight finish before it cuts them off. */
   SHUTDOWN_TIMEOUT: shutdownTimeout,
   /** HTTP port of the API (GraphQL at /graphql). */
@@ -120,45 +145,48 @@ export const apiEnv = sharedEnv.extend({
 });
 
 /** The worker process: `worker/config.ts`. */
-export const workerEnv = sharedEnv.extend(signingKeyEnv.shape).extend({
-  /** How often overdue requests are stored as expired. */
-  EXPIRY_SWEEP_INTERVAL: duration.default(10_000),
-  /**
-   * Prefix of the worker's BullMQ keys in Redis, so several deployments can share one Redis. On a
-   * Redis Cluster give it a hash tag, e.g. `{payreq}`: BullMQ needs all of a queue's keys in one slot.
-   */
-  QUEUE_PREFIX: z
-    .string()
-    .regex(/^(?:[\w:-]+|\{[\w:-]+\})$/, "letters, digits, _, : and -, or those in braces (a Redis Cluster hash tag)")
-    .default("payreq"),
-  /** How long a stopping worker lets the jobs in flight finish before it cuts them off. */
-  SHUTDOWN_TIMEOUT: shutdownTimeout,
-  /** Delays between webhook attempts, each counted from the previous attempt (7 delays: 8 attempts). */
-  WEBHOOK_RETRY_DELAYS: durations.prefault("2m,10m,15m,1h,2h,6h,11h"),
-  /** A webhook that has not answered within this counts as failed. */
-  WEBHOOK_TIMEOUT: duration.default(10_000),
-  /** The `iss` claim of notifications. */
-  WEBHOOK_ISSUER: z.string().min(1).default("payreq"),
-  /** Allow webhooks to loopback, private, link-local and multicast addresses (development and tests only). */
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z
-    .enum(["true", "false"])
-    .default("false")
-    .transform((v) => v === "true"),
-  /** How often the worker looks for events whose queue entry was lost (Redis flushed, worker killed). */
-  WEBHOOK_RECONCILE_INTERVAL: duration.default(30_000),
-  /** A file the worker rewrites every 10 s while PostgreSQL and Redis answer, for a container health check (worker/health-check.ts); unset: none. */
-  WORKER_HEALTH_FILE: z.string().optional(),
-  /** Delivery jobs in flight at once per worker process: one delivery each, or the first attempts of up to ten new events. */
-  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(20),
-  /** Finished webhook events (delivered, exhausted, refused) and their attempts are deleted this long after they last changed. */
-  WEBHOOK_RETENTION: duration.default(90 * 86_400_000),
-  /** Activity (the audit trail) is deleted this long after it was written; unset: kept for good. */
-  ACTIVITY_RETENTION: duration.optional(),
-  /** How often the worker runs the retention sweeps (expired idempotency keys, old webhook events, old activity). */
-  RETENTION_SWEEP_INTERVAL: duration.default(3_600_000),
-  /** Port of the worker's GET /metrics (Prometheus: retention sweeps); 0 picks a free one; unset: none. */
-  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-});
+export const workerEnv = sharedEnv
+  .extend(signingKeyEnv.shape)
+  .extend(tracingEnv.shape)
+  .extend({
+    /** How often overdue requests are stored as expired. */
+    EXPIRY_SWEEP_INTERVAL: duration.default(10_000),
+    /**
+     * Prefix of the worker's BullMQ keys in Redis, so several deployments can share one Redis. On a
+     * Redis Cluster give it a hash tag, e.g. `{payreq}`: BullMQ needs all of a queue's keys in one slot.
+     */
+    QUEUE_PREFIX: z
+      .string()
+      .regex(/^(?:[\w:-]+|\{[\w:-]+\})$/, "letters, digits, _, : and -, or those in braces (a Redis Cluster hash tag)")
+      .default("payreq"),
+    /** How long a stopping worker lets the jobs in flight finish before it cuts them off. */
+    SHUTDOWN_TIMEOUT: shutdownTimeout,
+    /** Delays between webhook attempts, each counted from the previous attempt (7 delays: 8 attempts). */
+    WEBHOOK_RETRY_DELAYS: durations.prefault("2m,10m,15m,1h,2h,6h,11h"),
+    /** A webhook that has not answered within this counts as failed. */
+    WEBHOOK_TIMEOUT: duration.default(10_000),
+    /** The `iss` claim of notifications. */
+    WEBHOOK_ISSUER: z.string().min(1).default("payreq"),
+    /** Allow webhooks to loopback, private, link-local and multicast addresses (development and tests only). */
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: z
+      .enum(["true", "false"])
+      .default("false")
+      .transform((v) => v === "true"),
+    /** How often the worker looks for events whose queue entry was lost (Redis flushed, worker killed). */
+    WEBHOOK_RECONCILE_INTERVAL: duration.default(30_000),
+    /** A file the worker rewrites every 10 s while PostgreSQL and Redis answer, for a container health check (worker/health-check.ts); unset: none. */
+    WORKER_HEALTH_FILE: z.string().optional(),
+    /** Delivery jobs in flight at once per worker process: one delivery each, or the first attempts of up to ten new events. */
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(20),
+    /** Finished webhook events (delivered, exhausted, refused) and their attempts are deleted this long after they last changed. */
+    WEBHOOK_RETENTION: duration.default(90 * 86_400_000),
+    /** Activity (the audit trail) is deleted this long after it was written; unset: kept for good. */
+    ACTIVITY_RETENTION: duration.optional(),
+    /** How often the worker runs the retention sweeps (expired idempotency keys, old webhook events, old activity). */
+    RETENTION_SWEEP_INTERVAL: duration.default(3_600_000),
+    /** Port of the worker's GET /metrics (Prometheus: retention sweeps); 0 picks a free one; unset: none. */
+    WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  });
 
 /** The operator CLI (`src/cli/admin.ts`): the database, and the signing keys it rotates. */
 export const cliEnv = sharedEnv

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { pino, type DestinationStream } from "pino";
+import { activeTraceIds } from "./tracing.js";
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
@@ -7,12 +8,15 @@ export interface LogSettings {
   level: LogLevel;
   /** Human-readable lines when writing to a terminal (development); JSON lines otherwise. */
   pretty?: boolean;
+  /** Each line logged within a traced call carries its `trace_id` and `span_id` (when tracing is on). */
+  traceIds?: boolean;
 }
 
 /** Structured JSON logs. API keys and tokens are redacted wherever they appear by these names. */
-const options = (level: LogLevel, name?: string) => ({
-  level,
+const options = (settings: LogSettings, name?: string) => ({
+  level: settings.level,
   ...(name && { name }),
+  ...(settings.traceIds && { mixin: activeTraceIds }),
   redact: { paths: ["apiKey", "*.apiKey", "headers['x-api-key']", "token", "*.token"], censor: "[redacted]" },
 });
 
@@ -31,13 +35,14 @@ function prettyStream(fd: 1 | 2): DestinationStream | undefined {
   }
 }
 
-function build(settings: LogSettings, name: string | undefined, fd: 1 | 2) {
-  const stream = (settings.pretty && prettyStream(fd)) || (fd === 2 ? pino.destination(2) : undefined);
-  return stream ? pino(options(settings.level, name), stream) : pino(options(settings.level, name));
+function build(settings: LogSettings, name: string | undefined, fd: 1 | 2, destination?: DestinationStream) {
+  const stream = destination ?? ((settings.pretty && prettyStream(fd)) || (fd === 2 ? pino.destination(2) : undefined));
+  return stream ? pino(options(settings, name), stream) : pino(options(settings, name));
 }
 
-/** A process's logger, at the level its own configuration gives, named for the process. */
-export const createLogger = (settings: LogSettings, name?: string) => build(settings, name, 1);
+/** A process's logger, at the level its own configuration gives, named for the process; standard output unless given a destination. */
+export const createLogger = (settings: LogSettings, name?: string, destination?: DestinationStream) =>
+  build(settings, name, 1, destination);
 
 /** For command-line tools, whose standard output is their answer: logs go to standard error. */
 export const stderrLogger = (settings: LogSettings) => build(settings, undefined, 2);

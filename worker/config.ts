@@ -1,10 +1,13 @@
 import { parseEnv, workerEnv } from "../src/env.js";
+import { tracingSettings } from "../src/tracing.js";
 
 /** The worker process's configuration, from its environment (strictly: src/env.ts), read by its composition root. */
 export function loadWorkerConfig(env = parseEnv(workerEnv)) {
+  const tracing = tracingSettings(env, "payreq-worker");
   return {
     db: { url: env.DATABASE_URL, poolSize: 20 },
-    log: { level: env.LOG_LEVEL, pretty: env.NODE_ENV !== "production" },
+    log: { level: env.LOG_LEVEL, pretty: env.NODE_ENV !== "production", traceIds: tracing.exporter !== null },
+    tracing,
     redis: { url: env.REDIS_URL },
     queues: { prefix: env.QUEUE_PREFIX },
     expiry: { sweepIntervalMs: env.EXPIRY_SWEEP_INTERVAL },

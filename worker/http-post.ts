@@ -1,4 +1,14 @@
 import { Agent as HttpAgent, request as httpRequest } from "node:http";
+import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import {
+  ATTR_ERROR_TYPE,
+  ATTR_HTTP_REQUEST_METHOD,
+  ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+  ATTR_URL_SCHEME,
+} from "@opentelemetry/semantic-conventions";
+import { inSpan } from "../src/tracing.js";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { assertPublicLiteral, guardedLookup, RefusedDestinationError } from "./ssrf.js";
 
@@ -8,6 +18,11 @@ export interface PostResult {
   error?: string;
   responseExcerpt?: string;
   durationMs: number;
+}
+
+export interface PostOptions {
+  timeoutMs: number;
+  allowPrivateNetworks: boolean;
 }
 
 const EXCERPT_BYTES = 512;
@@ -27,11 +42,32 @@ const agents = {
  * network error is FAILED; a destination on a non-public address is REFUSED (unless allowed).
  * Redirects are not followed: a 3xx is a failure like any other non-2xx.
  */
-export async function postJson(
-  url: string,
-  body: string,
-  options: { timeoutMs: number; allowPrivateNetworks: boolean },
-): Promise<PostResult> {
+export function postJson(url: string, body: string, options: PostOptions): Promise<PostResult> {
+  return inSpan("POST", { kind: SpanKind.CLIENT }, async (span) => {
+    if (span.isRecording()) span.setAttributes(destinationAttributes(url));
+    const result = await post(url, body, options);
+    if (result.statusCode !== undefined) span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, result.statusCode);
+    if (result.outcome !== "DELIVERED") {
+      span.setAttribute(ATTR_ERROR_TYPE, result.statusCode === undefined ? result.outcome : String(result.statusCode));
+      span.setStatus({ code: SpanStatusCode.ERROR, ...(result.error && { message: result.error }) });
+    }
+    return result;
+  });
+}
+
+/** The client span's view of the destination: no path or query, which may carry a receiver's secret. */
+function destinationAttributes(url: string) {
+  if (!URL.canParse(url)) return { [ATTR_HTTP_REQUEST_METHOD]: "POST" };
+  const { protocol, hostname, port } = new URL(url);
+  return {
+    [ATTR_HTTP_REQUEST_METHOD]: "POST",
+    [ATTR_URL_SCHEME]: protocol.slice(0, -1),
+    [ATTR_SERVER_ADDRESS]: hostname,
+    [ATTR_SERVER_PORT]: Number(port) || (protocol === "https:" ? 443 : 80),
+  };
+}
+
+async function post(url: string, body: string, options: PostOptions): Promise<PostResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   let target: URL;

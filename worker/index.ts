@@ -6,6 +6,9 @@ import { SigningKeyProblem } from "./signing.js";
 
 // The worker's composition root: its settings, logger and database are made here and handed down.
 const workerConfig = loadWorkerConfig();
+const tracing = workerConfig.tracing.exporter
+  ? (await import("../src/tracing-sdk.js")).startTracing(workerConfig.tracing)
+  : undefined;
 const logger = createLogger(workerConfig.log, "worker");
 let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
 let stopping = false;
@@ -23,6 +26,7 @@ async function shutdown(reason: string, code = 0) {
   }, workerConfig.shutdownTimeoutMs + 5_000).unref();
   const finished = (await worker?.close()) ?? true;
   await closeDatabase();
+  await tracing?.shutdown().catch((err: Error) => logger.warn({ err: { message: err.message } }, "spans not exported"));
   if (finished) logger.info("worker stopped");
   else
     logger.error(

@@ -52,7 +52,10 @@ export async function overdueEvents(now: Date, graceMs: number, limit: number): 
 }
 
 /** An event taken for one attempt, whose attempt row is already written (IN_FLIGHT). */
-export type StartedAttempt = Pick<WebhookEvent, "id" | "url" | "payload" | "attempts" | "attemptLimit" | "correlationId"> & {
+export type StartedAttempt = Pick<
+  WebhookEvent,
+  "id" | "url" | "payload" | "attempts" | "attemptLimit" | "correlationId" | "traceparent"
+> & {
   attemptId: string;
   startedAt: Date;
 };
@@ -86,13 +89,13 @@ export function openOutbox(leaseMs: number) {
           `WITH claimed AS (
            UPDATE webhook_event SET attempts = attempts + 1, lease_until = $2
            WHERE id = ANY($1::uuid[]) AND state = 'PENDING'
-           RETURNING id, url, payload, attempts, attempt_limit, correlation_id),
+           RETURNING id, url, payload, attempts, attempt_limit, correlation_id, traceparent),
          attempt AS (
            INSERT INTO webhook_attempt (id, event_id, number, started_at, outcome)
            SELECT gen_random_uuid(), id, attempts, $3, 'IN_FLIGHT' FROM claimed
            RETURNING id, event_id)
          SELECT c.id, c.url, c.payload, c.attempts, c.attempt_limit AS "attemptLimit",
-                c.correlation_id AS "correlationId", a.id AS "attemptId"
+                c.correlation_id AS "correlationId", c.traceparent, a.id AS "attemptId"
          FROM claimed c JOIN attempt a ON a.event_id = c.id`,
           [ids, utc(new Date(startedAt.getTime() + leaseMs)), utc(startedAt)],
         ),

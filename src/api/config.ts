@@ -1,10 +1,12 @@
 import { apiEnv, parseEnv } from "../env.js";
+import { tracingSettings } from "../tracing.js";
 
 /**
  * The API process's configuration, from its environment (strictly: src/env.ts). Read by the API's
  * composition root (src/api/server.ts), which hands each part to what needs it.
  */
 export function loadApiConfig(env = parseEnv(apiEnv)) {
+  const tracing = tracingSettings(env, "payreq-api");
   return {
     env: env.NODE_ENV,
     server: {
@@ -23,7 +25,8 @@ export function loadApiConfig(env = parseEnv(apiEnv)) {
     redis: { url: env.REDIS_URL },
     rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE },
     subscriptions: { perKey: env.SUBSCRIPTIONS_PER_KEY, perAddress: env.SUBSCRIPTIONS_PER_ADDRESS },
-    log: { level: env.LOG_LEVEL, pretty: env.NODE_ENV !== "production" },
+    log: { level: env.LOG_LEVEL, pretty: env.NODE_ENV !== "production", traceIds: tracing.exporter !== null },
+    tracing,
   };
 }
 

@@ -9,6 +9,7 @@ import { createMetricsApp } from "../http/metrics.js";
 
 // The API's composition root: its settings, logger and connections are made here and handed down.
 const config = loadApiConfig();
+const tracing = config.tracing.exporter ? (await import("./tracing.js")).startApiTracing(config.tracing) : undefined;
 const logger = createLogger(config.log, "api");
 openDatabase(config.db, logger);
 const redis = openRedis(config.redis.url, logger);
@@ -25,7 +26,7 @@ const server = serve({ fetch: (request, env) => app.fetch(request, env), port: c
   process.send?.({ listening: info.port });
 });
 exitWhenUnableToListen(server, "PORT", config.server.port);
-const app = createApp({ config, logger, redis });
+const app = createApp({ config, logger, redis, ...(tracing && { tracing: tracing.spans }) });
 const metricsServer = serve({ fetch: createMetricsApp().fetch, port: config.metrics.port }, (info) => {
   logger.info({ port: info.port }, `metrics at http://localhost:${info.port}/metrics`);
 });
@@ -68,6 +69,7 @@ async function shutdown(signal: string) {
   await app.dispose();
   await closeDatabase();
   await redis.quit().catch(() => redis.disconnect());
+  await tracing?.sdk.shutdown().catch((err: Error) => logger.warn({ err: { message: err.message } }, "spans not exported"));
   if (!finished)
     logger.error({ timeoutMs }, "API stopped with calls still running after SHUTDOWN_TIMEOUT; they were cut off unanswered");
   else logger.info("API stopped");

@@ -17,6 +17,7 @@ import { sharingTheDatabase } from "./database-share.js";
 import { MAX_ALIASES, refusedAsBadRequest, useOperationBounds } from "./operation-bounds.js";
 import { useRateLimit } from "./rate-limit.js";
 import { schema } from "./schema.js";
+import type { useOperationSpans } from "./tracing.js";
 import { useSearchParams } from "./search-params.js";
 import { useStrictJsonNumbers } from "./strict-json.js";
 import { useStrictVariables } from "./strict-variables.js";
@@ -42,10 +43,12 @@ export interface GraphQLParts {
   limiter: RateLimiter;
   logger: Logger;
   links: Links;
+  /** When the process traces: a span per operation (graphql/tracing.ts). */
+  operationSpans?: ReturnType<typeof useOperationSpans> | undefined;
 }
 
 export function createGraphQLHandler(
-  { changes, streams, contexts, limiter, logger, links }: GraphQLParts,
+  { changes, streams, contexts, limiter, logger, links, operationSpans }: GraphQLParts,
   settings: GraphQLSettings,
 ) {
   return createYoga({
@@ -92,6 +95,8 @@ export function createGraphQLHandler(
       // Each operation is compiled once into plain JavaScript (cached per document): about a sixth
       // less CPU per call than graphql-js's interpreter, measured on paymentRequest.
       useGraphQlJit(),
+      // After the compiler, whose execution it wraps to make the operation's span the current one.
+      ...(operationSpans ? [operationSpans] : []),
       // Last: an operation refused above takes no place (graphql/stream-limit.ts).
       streams,
     ],

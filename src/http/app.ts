@@ -12,7 +12,7 @@ import { clientAddressFrom, parseAddressRange, type AddressRange } from "../tran
 import { carryOver, createRequestContexts, recordClientAddress, requestIdOf } from "../transport/request-context.js";
 import { createRateLimiter } from "../transport/rate-limit.js";
 import { linksTo } from "../transport/links.js";
-import { createGraphQLHandler, type GraphQLSettings } from "../graphql/yoga.js";
+import { createGraphQLHandler, type GraphQLParts, type GraphQLSettings } from "../graphql/yoga.js";
 import { boundedStreams } from "../graphql/stream-limit.js";
 import { createStreamSlots, type StreamLimits } from "../transport/stream-slots.js";
 import { mountPayPage } from "./pay/routes.js";
@@ -20,6 +20,7 @@ import { mountQrCodes } from "./qr.js";
 import { countCalls } from "./metrics.js";
 import { callerMiddleware, errorRenderer } from "./middleware.js";
 import { trackCalls } from "./stopping.js";
+import type { tracedCalls } from "./tracing.js";
 import { mountRest } from "./rest/router.js";
 import { routes } from "./rest/routes.js";
 
@@ -38,10 +39,12 @@ export interface AppParts {
   logger: Logger;
   /** The command connection; the app opens its own subscriber connection for request changes. */
   redis: Redis;
+  /** When the process traces (src/api/tracing.ts): a span per call, and one per GraphQL operation. */
+  tracing?: { calls: ReturnType<typeof tracedCalls>; operations: GraphQLParts["operationSpans"] };
 }
 
 /** The API as a fetch handler: /graphql for GraphQL (GraphiQL in a browser), /api/* for the dotted routes. */
-export function createApp({ config, logger, redis }: AppParts) {
+export function createApp({ config, logger, redis, tracing }: AppParts) {
   const feed = subscribeRequestChanges(config.redis.url, logger);
   const stopPublishing = publishRequestChanges(redis, logger);
   const streams = boundedStreams(createStreamSlots(redis, config.subscriptions, logger));
@@ -50,12 +53,13 @@ export function createApp({ config, logger, redis }: AppParts) {
   const caller = callerMiddleware(contexts, limiter);
   const links = linksTo(config.server.publicUrl);
   const yoga = createGraphQLHandler(
-    { changes: feed, streams: streams.plugin, contexts, limiter, logger, links },
+    { changes: feed, streams: streams.plugin, contexts, limiter, logger, links, operationSpans: tracing?.operations },
     { ...config.graphql, corsOrigins: config.server.corsOrigins },
   );
   const trustedProxies = config.server.trustedProxies.map((range) => parseAddressRange(range)!);
   const app = new Hono();
   app.onError(errorRenderer(logger));
+  if (tracing) app.use("*", tracing.calls);
   const calls = trackCalls();
   app.use("*", calls.middleware);
   countCalls(app, new Set(Object.keys(routes)));

@@ -41,6 +41,7 @@ type Documents = {
     "\n  mutation IdempotentCreate($input: RequestCreateInput!, $key: String) {\n    requestCreate(input: $input, idempotencyKey: $key) {\n      __typename\n      ... on PaymentRequest {\n        id\n      }\n      ... on Error {\n        code\n      }\n    }\n  }\n": typeof types.IdempotentCreateDocument,
     "\n  mutation IdempotentPay($input: RequestPayInput!, $key: String) {\n    requestPay(input: $input, idempotencyKey: $key) {\n      __typename\n      ... on PaymentRequest {\n        id\n      }\n      ... on Error {\n        code\n      }\n    }\n  }\n": typeof types.IdempotentPayDocument,
     "\n      mutation CrashCreate($input: RequestCreateInput!, $key: String) {\n        requestCreate(input: $input, idempotencyKey: $key) {\n          ... on PaymentRequest {\n            id\n          }\n          ... on Error {\n            code\n          }\n        }\n      }\n    ": typeof types.CrashCreateDocument,
+    "\n  mutation TracedPay($input: RequestPayInput!) {\n    requestPay(input: $input) {\n      __typename\n      ... on PaymentRequest {\n        paidBy {\n          id\n        }\n      }\n    }\n  }\n": typeof types.TracedPayDocument,
 };
 const documents: Documents = {
     "\n  mutation CreateRequest($input: RequestCreateInput!) {\n    requestCreate(input: $input) {\n      __typename\n      ... on PaymentRequest {\n        id\n        status\n        requestCode\n        expiresAt\n        denomination {\n          amount\n          asset\n        }\n        payments {\n          ledger\n          amount\n          methods\n        }\n        paidBy {\n          id\n        }\n      }\n      ... on Error {\n        code\n        message\n      }\n    }\n  }\n": types.CreateRequestDocument,
@@ -70,6 +71,7 @@ const documents: Documents = {
     "\n  mutation IdempotentCreate($input: RequestCreateInput!, $key: String) {\n    requestCreate(input: $input, idempotencyKey: $key) {\n      __typename\n      ... on PaymentRequest {\n        id\n      }\n      ... on Error {\n        code\n      }\n    }\n  }\n": types.IdempotentCreateDocument,
     "\n  mutation IdempotentPay($input: RequestPayInput!, $key: String) {\n    requestPay(input: $input, idempotencyKey: $key) {\n      __typename\n      ... on PaymentRequest {\n        id\n      }\n      ... on Error {\n        code\n      }\n    }\n  }\n": types.IdempotentPayDocument,
     "\n      mutation CrashCreate($input: RequestCreateInput!, $key: String) {\n        requestCreate(input: $input, idempotencyKey: $key) {\n          ... on PaymentRequest {\n            id\n          }\n          ... on Error {\n            code\n          }\n        }\n      }\n    ": types.CrashCreateDocument,
+    "\n  mutation TracedPay($input: RequestPayInput!) {\n    requestPay(input: $input) {\n      __typename\n      ... on PaymentRequest {\n        paidBy {\n          id\n        }\n      }\n    }\n  }\n": types.TracedPayDocument,
 };
 
 /**
@@ -194,6 +196,10 @@ export function graphql(source: "\n  mutation IdempotentPay($input: RequestPayIn
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n      mutation CrashCreate($input: RequestCreateInput!, $key: String) {\n        requestCreate(input: $input, idempotencyKey: $key) {\n          ... on PaymentRequest {\n            id\n          }\n          ... on Error {\n            code\n          }\n        }\n      }\n    "): (typeof documents)["\n      mutation CrashCreate($input: RequestCreateInput!, $key: String) {\n        requestCreate(input: $input, idempotencyKey: $key) {\n          ... on PaymentRequest {\n            id\n          }\n          ... on Error {\n            code\n          }\n        }\n      }\n    "];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation TracedPay($input: RequestPayInput!) {\n    requestPay(input: $input) {\n      __typename\n      ... on PaymentRequest {\n        paidBy {\n          id\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation TracedPay($input: RequestPayInput!) {\n    requestPay(input: $input) {\n      __typename\n      ... on PaymentRequest {\n        paidBy {\n          id\n        }\n      }\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

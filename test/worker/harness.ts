@@ -70,7 +70,8 @@ export async function startReceiver(answer: (index: number) => { status?: number
 export function workerConfig(webhooks: Partial<WorkerConfig["webhooks"]> = {}, parts: Partial<WorkerConfig> = {}): WorkerConfig {
   return {
     db: { url: fileEnv.DATABASE_URL, poolSize: 20 },
-    log: { level: "silent", pretty: false },
+    log: { level: "silent", pretty: false, traceIds: false },
+    tracing: { exporter: null, serviceName: "payreq-worker", exportDelayMs: 5_000 },
     redis: { url: testEnv.REDIS_URL },
     // In braces, as on a Redis Cluster (docs/scaling.md): BullMQ then keeps a queue's keys in one slot.
     queues: { prefix: `{test-${randomUUID()}}` },

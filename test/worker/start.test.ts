@@ -7,6 +7,8 @@ import { built } from "../built.js";
 import { execFile, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -158,13 +160,45 @@ describe("npm start", { timeout: 120_000 }, () => {
   });
 });
 
+/** An OTLP/HTTP collector on loopback that keeps what is posted to /v1/traces. */
+async function startOtlpCollector() {
+  const bodies: Buffer[] = [];
+  const contentTypes = new Set<string>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      if (req.method === "POST" && req.url === "/v1/traces") {
+        bodies.push(Buffer.concat(chunks));
+        contentTypes.add(req.headers["content-type"] ?? "");
+      }
+      res.writeHead(200, { "content-type": "application/x-protobuf" }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received: () => Buffer.concat(bodies).toString("latin1"),
+    contentTypes: () => contentTypes,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 describe("the production build", { timeout: 120_000 }, () => {
   const outDir = `.data/dist-test-${randomUUID().slice(0, 8)}`;
   afterAll(() => rm(outDir, { recursive: true, force: true }));
 
-  it("runs API, worker and CLI without tsx: a payment is announced, and the API stops when the worker dies", async () => {
+  it("runs API, worker and CLI without tsx: a payment is announced and traced, and the API stops when the worker dies", async () => {
     await run(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json", "--outDir", outDir]);
-    const env = { DATABASE_URL: fileEnv.DATABASE_URL, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_ISSUER: "payreq-test" };
+    const collector = await startOtlpCollector();
+    const env = {
+      DATABASE_URL: fileEnv.DATABASE_URL,
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+      WEBHOOK_ISSUER: "payreq-test",
+      // Tracing on, as an operator turns it on: spans go to an OTLP collector (here, one on loopback).
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_BSP_SCHEDULE_DELAY: "100",
+    };
 
     const { stdout } = await run(
       process.execPath,
@@ -215,6 +249,15 @@ describe("the production build", { timeout: 120_000 }, () => {
       amount: 300,
     });
     await receiver.close();
+    // Both processes export the payment's spans over OTLP (protobuf, whose strings are plain UTF-8).
+    await until(
+      () => collector.received(),
+      (all) => ["payreq-api", "requests.pay", "payreq-worker", "webhook.deliver"].every((name) => all.includes(name)),
+      20_000,
+      "the API's and the worker's spans to reach the collector",
+    );
+    expect(collector.contentTypes()).toEqual(new Set(["application/x-protobuf"]));
+    await collector.close();
 
     // A process that dies takes the group down with it: no API left running without its worker.
     const worker = group.processes().find((p) => p.command.includes(`${outDir}/worker/index.js`))!;

@@ -1,10 +1,12 @@
+import { SpanKind } from "@opentelemetry/api";
 import { UnrecoverableError } from "bullmq";
 import { notificationTransaction } from "../../src/domain/webhooks/events.js";
 import type { Logger } from "../../src/logger.js";
+import { inSpan, linksTo } from "../../src/tracing.js";
 import type { WorkerConfig } from "../config.js";
 import type { postJson } from "../http-post.js";
 import type { WebhookEventState } from "../../src/generated/prisma/client.js";
-import type { DrainedEvent, Outbox } from "../outbox.js";
+import type { DrainedEvent, Outbox, StartedAttempt } from "../outbox.js";
 import { verdictOf } from "../retry-schedule.js";
 import { signNotification, type KeyStore } from "../signing.js";
 
@@ -39,12 +41,34 @@ type Attempted =
  * recorded with the event's next state. PostgreSQL counts the attempts and decides what comes next.
  */
 async function attempt(eventId: string, deps: Deps): Promise<Attempted> {
-  const { config, keys, outbox } = deps;
-  const started = await outbox.start(eventId);
+  const started = await deps.outbox.start(eventId);
   if (!started) return { state: "SKIPPED" };
+  // A trace of its own per attempt, linked to the call that wrote the event: the call's trace does
+  // not grow with each retry, and each attempt is found from it.
+  return inSpan(
+    "webhook.deliver",
+    {
+      root: true,
+      kind: SpanKind.CONSUMER,
+      links: linksTo(started.traceparent),
+      attributes: { "payreq.webhook.event_id": started.id, "payreq.webhook.attempt": started.attempts },
+    },
+    async (span) => {
+      const attempted = await deliverStarted(started, deps);
+      span.setAttribute("payreq.webhook.state", attempted.state);
+      return attempted;
+    },
+  );
+}
+
+/** Signs and POSTs an event taken for an attempt, and records the outcome. */
+async function deliverStarted(started: StartedAttempt, deps: Deps): Promise<Attempted> {
+  const { config, keys, outbox } = deps;
   const transaction = notificationTransaction.safeParse(started.payload);
   const jwt = transaction.success
-    ? await signNotification(await keys.current(), { issuer: config.issuer, jti: started.id, transaction: transaction.data })
+    ? await inSpan("webhook.sign", {}, async () =>
+        signNotification(await keys.current(), { issuer: config.issuer, jti: started.id, transaction: transaction.data }),
+      )
     : null;
   const result = jwt
     ? await deps.post(started.url, JSON.stringify({ token: jwt }), {
