@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { context, propagation, trace } from "@opentelemetry/api";
+import { context, propagation, SpanKind, trace, type Context } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
@@ -9,13 +9,29 @@ import { detectResources, envDetector, resourceFromAttributes } from "@opentelem
 import {
   BatchSpanProcessor,
   ConsoleSpanExporter,
+  ParentBasedSampler,
+  SamplingDecision,
   SimpleSpanProcessor,
   TracerProvider,
+  type Sampler,
   type SpanExporter,
 } from "@opentelemetry/sdk-trace";
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 import { PrismaInstrumentation } from "@prisma/instrumentation";
 import type { TracingSettings } from "./tracing.js";
+
+/**
+ * A trace starts only where work arrives: an API call (a server span) or a delivery attempt (a
+ * consumer span). The statements of a process's own background work (the worker's sweeps and
+ * polling, the key store) would otherwise each start a trace of their own.
+ */
+const arrivals: Sampler = {
+  shouldSample: (_context: Context, _traceId: string, _name: string, kind: SpanKind) => ({
+    decision:
+      kind === SpanKind.SERVER || kind === SpanKind.CONSUMER ? SamplingDecision.RECORD_AND_SAMPLED : SamplingDecision.NOT_RECORD,
+  }),
+  toString: () => "arrivals",
+};
 
 export interface Tracing {
   /** Exports every span ended so far. */
@@ -27,7 +43,7 @@ export interface Tracing {
 /**
  * Starts OpenTelemetry in this process: the W3C trace context, the exporter the settings choose
  * (batched), and the database's instrumentations: a span per Prisma operation and one per SQL
- * statement, made only within a traced call (a worker's idle polling makes none). Composition roots
+ * statement, kept only within a traced call or delivery (a worker's idle polling makes no trace). Composition roots
  * import this module only when tracing is on, so a process without it loads none of the SDK.
  * `exporter` replaces the configured one, its spans handed over as each ends (tests).
  */
@@ -41,6 +57,8 @@ export function startTracing(settings: TracingSettings, exporter?: SpanExporter)
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }).merge(
       detectResources({ detectors: [envDetector] }),
     ),
+    // Within a trace, spans follow their parent's decision (a caller's `traceparent` included).
+    sampler: new ParentBasedSampler({ root: arrivals }),
     spanProcessors: [
       exporter
         ? new SimpleSpanProcessor({ exporter })

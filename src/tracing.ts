@@ -77,10 +77,10 @@ export function linksTo(traceparent: string | null): Link[] {
   return linked && isSpanContextValid(linked) ? [{ context: linked }] : [];
 }
 
-/** pino's mixin in a traced process: a line logged within a span carries its trace and span ids. */
+/** pino's mixin in a traced process: a line logged within a span that is kept carries its trace and span ids. */
 export function activeTraceIds(): { trace_id?: string; span_id?: string; trace_flags?: string } {
   const span = trace.getActiveSpan();
-  if (!span) return {};
+  if (!span?.isRecording()) return {};
   const { traceId, spanId, traceFlags } = span.spanContext();
   return { trace_id: traceId, span_id: spanId, trace_flags: `0${traceFlags.toString(16)}` };
 }

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { config } from "../api-parts.js";
 import { buildPayerKey, buildRequest, payer } from "../factories.js";
 import { graphql } from "../gql/index.js";
+import { db, pool } from "../../src/db.js";
 import { createApp } from "../../src/http/app.js";
 import { createLogger } from "../../src/logger.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
@@ -169,6 +170,18 @@ describe("traces", () => {
     expect(ancestorsOf(call!)).toEqual([]);
     expect((await eventOf(purchaseId)).traceparent).toBe(traceparentOf(operation!));
     await receiver.close();
+  });
+
+  it("start no trace for a process's own work outside a call or a delivery", async () => {
+    const before = spans().length;
+    await db.merchant.count();
+    await pool.query("SELECT 1");
+    await tracing.sdk.flush();
+    expect(
+      spans()
+        .slice(before)
+        .map((s) => s.name),
+    ).toEqual([]);
   });
 
   it("store no traceparent for a pay made outside any traced call", async () => {
