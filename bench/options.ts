@@ -2,8 +2,8 @@
 
 export interface BenchOptions {
   quick: boolean;
-  /** `--only=webhooks` runs the webhook section alone (for work on the worker). */
-  only?: "webhooks";
+  /** `--only=webhooks` runs the webhook section alone (for work on the worker), `--only=tracing` the tracing section. */
+  only?: "webhooks" | "tracing";
   /** Seconds of each measured run, and of the unmeasured warm-up before it. */
   duration: number;
   warmup: number;
@@ -20,16 +20,19 @@ export interface BenchOptions {
 }
 
 /** The arguments `npm run bench --` takes. */
-export const USAGE = "expected --quick and/or --only=webhooks";
+export const USAGE = "expected --quick and/or one of --only=webhooks, --only=tracing";
 
 /** Reads the arguments; throws on any it does not know. */
 export function parseOptions(args: string[]): BenchOptions {
-  const unknown = args.filter((arg) => arg !== "--quick" && arg !== "--only=webhooks");
-  if (unknown.length) throw new Error(`bench: unknown argument ${unknown.join(" ")} (${USAGE})`);
+  const sections = ["webhooks", "tracing"] as const;
+  const only = sections.filter((section) => args.includes(`--only=${section}`));
+  const unknown = args.filter((arg) => arg !== "--quick" && !sections.some((section) => arg === `--only=${section}`));
+  if (unknown.length || only.length > 1)
+    throw new Error(`bench: ${unknown.length ? `unknown argument ${unknown.join(" ")}` : "one --only at a time"} (${USAGE})`);
   const quick = args.includes("--quick");
   return {
     quick,
-    ...(args.includes("--only=webhooks") ? { only: "webhooks" as const } : {}),
+    ...(only[0] ? { only: only[0] } : {}),
     duration: quick ? 3 : 10,
     warmup: quick ? 1 : 3,
     connections: quick ? [16] : [1, 16, 64],

@@ -3,7 +3,8 @@
  * the worker) and a baseline server against a benchmark database of its own, drives them with
  * autocannon from this process, and prints a table, ratios, CPU per call, memory and targets, and
  * bench/results/<time>.json. Targets are reported, never asserted; any wrong answer stops it.
- * Settings: bench/environment.ts. Sections: throughput.ts, webhooks.ts, subscriptions.ts, isolation.ts, scale.ts, money.ts.
+ * Settings: bench/environment.ts. Sections: throughput.ts, webhooks.ts, subscriptions.ts, isolation.ts, scale.ts, money.ts,
+ * tracing.ts, retention.ts.
  */
 import { cpus, totalmem } from "node:os";
 import { relative } from "node:path";
@@ -24,6 +25,7 @@ import { startService } from "./service.js";
 import { measureFanOut } from "./subscriptions.js";
 import { targets } from "./targets.js";
 import { measureThroughput } from "./throughput.js";
+import { measureTracing } from "./tracing.js";
 import { measureWebhooks } from "./webhooks.js";
 
 const args = process.argv.slice(2);
@@ -86,6 +88,18 @@ if (!options.only) {
   for (const c of options.connections) await measureThroughput(bench, c);
 }
 
+const tracingSection = async () => {
+  console.log(
+    "\nTracing (two more API processes started alike, one exporting every span to an OTLP collector on loopback; runs alternate)",
+  );
+  return measureTracing(bench, env, options);
+};
+if (options.only === "tracing") {
+  await tracingSection();
+  await sql.end();
+  await finish();
+}
+
 console.log("\nWebhooks");
 const webhooks = await measureWebhooks(bench, options);
 if (options.only === "webhooks") {
@@ -105,6 +119,8 @@ const scale = await measureScale(bench, options);
 // After the scale section, so that its steps count the rows they say.
 console.log("\nMoney path (a pay or refund per call, each on a request or purchase of its own made beforehand in SQL)");
 for (const c of options.connections) await measureMoneyPath(bench, options, c);
+
+const tracing = await tracingSection();
 
 // Last: the rows it deletes leave the tables to vacuum, which would weigh on whatever came next.
 console.log("\nRetention (a sweep of rows that are due, while requests.info runs)");
@@ -144,6 +160,7 @@ const file = await writeResults(options.quick, {
   isolation,
   scale,
   retention,
+  tracing,
   memory,
   targets: verdicts,
 });

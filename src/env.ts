@@ -81,6 +81,10 @@ export const tracingEnv = z.object({
   OTEL_SERVICE_NAME: z.string().min(1).optional(),
   /** Milliseconds between exports of the spans ended meanwhile. */
   OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(1).default(5_000),
+  /** Which calls are traced: `parentbased_always_on` (all) or `parentbased_traceidratio` (the share OTEL_TRACES_SAMPLER_ARG gives). */
+  OTEL_TRACES_SAMPLER: z.enum(["parentbased_always_on", "parentbased_traceidratio"]).default("parentbased_always_on"),
+  /** With `parentbased_traceidratio`: the share of calls traced, from 0 to 1. */
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(1),
 });
 
 /** Comma-separated items, trimmed, empty ones dropped; none by default. */

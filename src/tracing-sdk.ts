@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { context, propagation, SpanKind, trace, type Context } from "@opentelemetry/api";
+import { context, propagation, SpanKind, trace, TraceFlags } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
@@ -12,6 +12,7 @@ import {
   ParentBasedSampler,
   SamplingDecision,
   SimpleSpanProcessor,
+  TraceIdRatioBasedSampler,
   TracerProvider,
   type Sampler,
   type SpanExporter,
@@ -21,17 +22,27 @@ import { PrismaInstrumentation } from "@prisma/instrumentation";
 import type { TracingSettings } from "./tracing.js";
 
 /**
- * A trace starts only where work arrives: an API call (a server span) or a delivery attempt (a
- * consumer span). The statements of a process's own background work (the worker's sweeps and
- * polling, the key store) would otherwise each start a trace of their own.
+ * A trace starts only where work arrives: an API call (a server span), or a delivery attempt (a
+ * consumer span). The statements of a process's own background work (the worker's polling and
+ * sweeps, the key store) would otherwise each start a trace of their own. A delivery is kept when
+ * the call it links to was; a call, and a delivery of an untraced call, by the ratio. Within a
+ * trace, spans follow their parent's decision (a caller's `traceparent` included).
  */
-const arrivals: Sampler = {
-  shouldSample: (_context: Context, _traceId: string, _name: string, kind: SpanKind) => ({
-    decision:
-      kind === SpanKind.SERVER || kind === SpanKind.CONSUMER ? SamplingDecision.RECORD_AND_SAMPLED : SamplingDecision.NOT_RECORD,
-  }),
-  toString: () => "arrivals",
-};
+export function arrivalsSampler(ratio: number): Sampler {
+  const byRatio = new TraceIdRatioBasedSampler(ratio);
+  const kept = { decision: SamplingDecision.RECORD_AND_SAMPLED };
+  const dropped = { decision: SamplingDecision.NOT_RECORD };
+  const root: Sampler = {
+    shouldSample: (context, traceId, _name, kind, _attributes, links) => {
+      if (kind !== SpanKind.SERVER && kind !== SpanKind.CONSUMER) return dropped;
+      const linked = links[0]?.context;
+      if (linked) return linked.traceFlags & TraceFlags.SAMPLED ? kept : dropped;
+      return byRatio.shouldSample(context, traceId);
+    },
+    toString: () => `Arrivals{${ratio}}`,
+  };
+  return new ParentBasedSampler({ root });
+}
 
 export interface Tracing {
   /** Exports every span ended so far. */
@@ -42,8 +53,8 @@ export interface Tracing {
 
 /**
  * Starts OpenTelemetry in this process: the W3C trace context, the exporter the settings choose
- * (batched), and the database's instrumentations: a span per Prisma operation and one per SQL
- * statement, kept only within a traced call or delivery (a worker's idle polling makes no trace). Composition roots
+ * (batched), the sampler, and the database's instrumentations: a span per Prisma operation and
+ * one per SQL statement (not per pool checkout), kept only within a traced call or delivery. Composition roots
  * import this module only when tracing is on, so a process without it loads none of the SDK.
  * `exporter` replaces the configured one, its spans handed over as each ends (tests).
  */
@@ -57,8 +68,7 @@ export function startTracing(settings: TracingSettings, exporter?: SpanExporter)
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }).merge(
       detectResources({ detectors: [envDetector] }),
     ),
-    // Within a trace, spans follow their parent's decision (a caller's `traceparent` included).
-    sampler: new ParentBasedSampler({ root: arrivals }),
+    sampler: arrivalsSampler(settings.sampleRatio),
     spanProcessors: [
       exporter
         ? new SimpleSpanProcessor({ exporter })
@@ -69,7 +79,7 @@ export function startTracing(settings: TracingSettings, exporter?: SpanExporter)
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
   registerInstrumentations({
-    instrumentations: [new PgInstrumentation({ requireParentSpan: true }), new PrismaInstrumentation()],
+    instrumentations: [new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }), new PrismaInstrumentation()],
   });
   // The pg instrumentation patches the prototypes of pg's Client and Pool when `pg` is required.
   // This project's modules import pg as an ES module, which shares CommonJS's module cache: requiring

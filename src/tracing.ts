@@ -26,6 +26,8 @@ export interface TracingSettings {
   serviceName: string;
   /** Milliseconds between exports. */
   exportDelayMs: number;
+  /** The share of API calls (and of deliveries of untraced calls) whose trace is kept, from 0 to 1. */
+  sampleRatio: number;
 }
 
 /** The tracing settings of a process from its parsed environment (src/env.ts tracingEnv). */
@@ -38,6 +40,7 @@ export function tracingSettings(env: z.output<typeof tracingEnv>, serviceName: s
     ...(otlpUrl && { otlpUrl }),
     serviceName: env.OTEL_SERVICE_NAME ?? serviceName,
     exportDelayMs: env.OTEL_BSP_SCHEDULE_DELAY,
+    sampleRatio: env.OTEL_TRACES_SAMPLER === "parentbased_traceidratio" ? env.OTEL_TRACES_SAMPLER_ARG : 1,
   };
 }
 

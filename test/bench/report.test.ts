@@ -78,10 +78,14 @@ describe("the bench's ratios", () => {
 });
 
 describe("the bench's arguments", () => {
-  it("takes --quick and --only=webhooks, and refuses anything else", () => {
+  it("takes --quick and one --only=webhooks or --only=tracing, and refuses anything else", () => {
     expect(parseOptions(["--quick", "--only=webhooks"])).toMatchObject({ quick: true, only: "webhooks", connections: [16] });
+    expect(parseOptions(["--only=tracing"])).toMatchObject({ quick: false, only: "tracing" });
     expect(parseOptions([])).toMatchObject({ quick: false, connections: [1, 16, 64] });
+    expect(parseOptions([]).only).toBeUndefined();
     expect(() => parseOptions(["--fast"])).toThrow(/unknown argument --fast/);
+    expect(() => parseOptions(["--only=scale"])).toThrow(/unknown argument --only=scale/);
+    expect(() => parseOptions(["--only=webhooks", "--only=tracing"])).toThrow(/one --only at a time/);
   });
 });
 

@@ -1,4 +1,7 @@
+import { ROOT_CONTEXT, SpanKind, trace, TraceFlags, type SpanContext } from "@opentelemetry/api";
+import { SamplingDecision } from "@opentelemetry/sdk-trace";
 import { describe, expect, it } from "vitest";
+import { arrivalsSampler } from "../../src/tracing-sdk.js";
 import { loadApiConfig } from "../../src/api/config.js";
 import { apiEnv, workerEnv } from "../../src/env.js";
 import { loadWorkerConfig } from "../../worker/config.js";
@@ -31,6 +34,7 @@ describe("tracing settings", () => {
       exporter: "otlp",
       serviceName: "payreq-api",
       exportDelayMs: 5_000,
+      sampleRatio: 1,
     });
   });
 
@@ -54,6 +58,8 @@ describe("tracing settings", () => {
       OTEL_EXPORTER_OTLP_PROTOCOL: ["grpc", "http/json"],
       OTEL_SERVICE_NAME: [""],
       OTEL_BSP_SCHEDULE_DELAY: ["0", "-5", "1.5", "soon"],
+      OTEL_TRACES_SAMPLER: ["always_on", "traceidratio", "jaeger_remote"],
+      OTEL_TRACES_SAMPLER_ARG: ["-0.1", "1.5", "half"],
     };
     for (const schema of [apiEnv, workerEnv])
       for (const [name, values] of Object.entries(refused))
@@ -63,5 +69,49 @@ describe("tracing settings", () => {
           expect(parsed.error!.issues.map((issue) => issue.path.join("."))).toEqual([name]);
         }
     expect(apiEnv.safeParse({ OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }).error!.issues[0]!.message).toMatch(/http\/protobuf/);
+  });
+
+  it("take a sampling ratio only with the ratio sampler", () => {
+    expect(api({ OTEL_TRACES_EXPORTER: "console", OTEL_TRACES_SAMPLER_ARG: "0.25" }).tracing.sampleRatio).toBe(1);
+    const ratio = { OTEL_TRACES_EXPORTER: "console", OTEL_TRACES_SAMPLER: "parentbased_traceidratio" };
+    expect(worker({ ...ratio, OTEL_TRACES_SAMPLER_ARG: "0.25" }).tracing.sampleRatio).toBe(0.25);
+    expect(worker(ratio).tracing.sampleRatio).toBe(1);
+  });
+});
+
+describe("the sampler", () => {
+  const traceIds = Array.from({ length: 2000 }, (_, i) =>
+    (BigInt(i + 1) * 0x9e3779b97f4a7c15n).toString(16).padStart(32, "0").slice(-32),
+  );
+  const decide = (ratio: number, kind: SpanKind, options: { links?: SpanContext[]; parent?: SpanContext } = {}) => {
+    const parent = options.parent ? trace.setSpanContext(ROOT_CONTEXT, options.parent) : ROOT_CONTEXT;
+    const links = (options.links ?? []).map((context) => ({ context }));
+    return traceIds.map((traceId) => arrivalsSampler(ratio).shouldSample(parent, traceId, "x", kind, {}, links).decision);
+  };
+  const keptShare = (decisions: SamplingDecision[]) =>
+    decisions.filter((d) => d === SamplingDecision.RECORD_AND_SAMPLED).length / decisions.length;
+  const spanContext = (flags: TraceFlags): SpanContext => ({
+    traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+    spanId: "00f067aa0ba902b7",
+    traceFlags: flags,
+  });
+
+  it("starts a trace only at a call or a delivery, never at a process's own background work", () => {
+    expect(keptShare(decide(1, SpanKind.SERVER))).toBe(1);
+    expect(keptShare(decide(1, SpanKind.CONSUMER))).toBe(1);
+    for (const kind of [SpanKind.INTERNAL, SpanKind.CLIENT, SpanKind.PRODUCER]) expect(keptShare(decide(1, kind))).toBe(0);
+  });
+
+  it("keeps the ratio's share of calls, and every span of a kept trace", () => {
+    expect(keptShare(decide(0, SpanKind.SERVER))).toBe(0);
+    expect(keptShare(decide(0.25, SpanKind.SERVER))).toBeGreaterThan(0.2);
+    expect(keptShare(decide(0.25, SpanKind.SERVER))).toBeLessThan(0.3);
+    expect(keptShare(decide(0, SpanKind.INTERNAL, { parent: spanContext(TraceFlags.SAMPLED) }))).toBe(1);
+    expect(keptShare(decide(1, SpanKind.CLIENT, { parent: spanContext(TraceFlags.NONE) }))).toBe(0);
+  });
+
+  it("keeps a delivery when the call it links to was kept, whatever the ratio", () => {
+    expect(keptShare(decide(0, SpanKind.CONSUMER, { links: [spanContext(TraceFlags.SAMPLED)] }))).toBe(1);
+    expect(keptShare(decide(1, SpanKind.CONSUMER, { links: [spanContext(TraceFlags.NONE)] }))).toBe(0);
   });
 });

@@ -18,7 +18,7 @@ import { eventOf, startReceiver, until, withWorker, workerConfig } from "./harne
 // (src/api/tracing.ts starts the same SDK the worker's root does), its spans kept in memory; the
 // app and the worker run in it, as in their own processes.
 const exporter = new InMemorySpanExporter();
-const tracing = startApiTracing({ exporter: "otlp", serviceName: "payreq-test", exportDelayMs: 5_000 }, exporter);
+const tracing = startApiTracing({ exporter: "otlp", serviceName: "payreq-test", exportDelayMs: 5_000, sampleRatio: 1 }, exporter);
 const logLines: Record<string, unknown>[] = [];
 const logger = createLogger(
   { level: "info", traceIds: true },

@@ -1,0 +1,170 @@
+/**
+ * What tracing costs the API: two more API processes on the bench's database and Redis, started
+ * alike, one with tracing off and one exporting every span to an OTLP collector on loopback (in
+ * this process), measured in alternating runs of REST requests.info, REST requests.pay and GraphQL
+ * paymentRequest. Reports req/s, p99 and CPU per call of each, and on ÷ off. The "off" process runs
+ * what every untraced API runs; that tracing off costs nothing is the service's rows against an
+ * earlier version's (docs/scaling.md), since a build without tracing is not in this run.
+ */
+import { once } from "node:events";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Options } from "autocannon";
+import { gqlInfo, payBody, type Bench } from "./calls.js";
+import { idSupply, load } from "./load.js";
+import { fail } from "./lifecycle.js";
+import { poolSize, type BenchOptions } from "./options.js";
+import { startServer } from "./processes.js";
+import { record, type Row } from "./report.js";
+import { seedRequests } from "./seed.js";
+
+/** Alternating runs per operation and mode: drift on a shared machine weighs on both modes alike. */
+const ROUNDS = 2;
+
+export interface TracingFigures {
+  /** Per operation: the off and on runs' mean req/s and CPU µs per call, and on ÷ off. */
+  operations: Record<
+    string,
+    {
+      off: { rps: number; cpu: number | null };
+      on: { rps: number; cpu: number | null };
+      rpsRatio: number;
+      cpuRatio: number | null;
+    }
+  >;
+  /** What the collector received from the traced API: POSTs and bytes, and bytes per traced call. */
+  exported: { posts: number; bytes: number; bytesPerCall: number };
+}
+
+/** Names the traced API's batches must hold: its service, a REST call, a GraphQL operation, a statement. */
+const EXPECTED = ["payreq-api", "requests.pay", "query.anonymous", "pg.query"];
+
+/** An OTLP/HTTP collector that takes every batch (200), counts it, and notes which expected names it held. */
+async function startCollector() {
+  const received = { posts: 0, bytes: 0, seen: new Set<string>() };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      received.posts += 1;
+      received.bytes += body.length;
+      // Span names are plain UTF-8 in protobuf.
+      for (const name of EXPECTED) if (!received.seen.has(name) && body.includes(name)) received.seen.add(name);
+      res.writeHead(200, { "content-type": "application/x-protobuf" }).end();
+    });
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received, close: () => server.close() };
+}
+
+export async function measureTracing(bench: Bench, env: NodeJS.ProcessEnv, options: BenchOptions): Promise<TracingFigures> {
+  const collector = await startCollector();
+  const apiEnv = { ...env, PORT: "0", METRICS_PORT: "0", LOG_LEVEL: "warn" };
+  const untraced = startServer("src/api/server.ts", apiEnv);
+  const traced = startServer("src/api/server.ts", {
+    ...apiEnv,
+    OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+    OTEL_BSP_SCHEDULE_DELAY: "1000",
+  });
+  const servers = {
+    off: { url: `http://127.0.0.1:${await untraced.port}`, pid: untraced.child.pid! },
+    on: { url: `http://127.0.0.1:${await traced.port}`, pid: traced.child.pid! },
+  };
+
+  const { headers, payerHeaders, merchantId, sql, timing } = bench;
+  const size = poolSize(options);
+  const payable = (await seedRequests(sql, merchantId, 2 * ROUNDS * size, { paid: false })).requestIds;
+  const readable = payable.slice(0, 1000);
+  const nextPayable = idSupply(payable, "requests for the tracing section's pays");
+  const operations: Record<string, (url: string) => Options> = {
+    "requests.info": (url) => ({
+      url,
+      connections: 16,
+      headers,
+      requests: [
+        {
+          method: "GET",
+          setupRequest: (req) => ({ ...req, path: `/api/requests.info?requestId=${readable[Math.floor(Math.random() * 1000)]}` }),
+        },
+      ],
+    }),
+    "requests.pay": (url) => ({
+      url: `${url}/api/requests.pay`,
+      connections: 16,
+      requests: [{ method: "POST", headers: payerHeaders, setupRequest: (req) => ({ ...req, body: payBody(nextPayable()) }) }],
+    }),
+    "GraphQL paymentRequest": (url) => ({
+      url: `${url}/graphql`,
+      connections: 16,
+      requests: [
+        {
+          method: "POST",
+          headers,
+          setupRequest: (req) => ({ ...req, body: gqlInfo(readable[Math.floor(Math.random() * 1000)]!) }),
+        },
+      ],
+    }),
+  };
+
+  const figures: TracingFigures["operations"] = {};
+  const callsOn: number[] = [];
+  for (const [operation, run] of Object.entries(operations)) {
+    const measured: Record<"off" | "on", Row[]> = { off: [], on: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      // off, on, then on, off: each mode runs first once.
+      for (const mode of round % 2 === 0 ? (["off", "on"] as const) : (["on", "off"] as const)) {
+        const key = `tracing.${mode}.${operation}`;
+        const row = record(
+          key,
+          "tracing",
+          `${operation}, tracing ${mode}`,
+          16,
+          await load(run(servers[mode].url), timing, servers[mode].pid),
+          {
+            cpuOf: `API, tracing ${mode}`,
+          },
+        );
+        measured[mode].push(row);
+        if (mode === "on") callsOn.push(row.rps * timing.duration);
+      }
+    }
+    const mean = (rows: Row[], pick: (row: Row) => number | undefined) => {
+      const values = rows.map(pick).filter((v): v is number => v !== undefined);
+      return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
+    };
+    const off = { rps: mean(measured.off, (r) => r.rps)!, cpu: mean(measured.off, (r) => r.cpuMicrosPerCall) };
+    const on = { rps: mean(measured.on, (r) => r.rps)!, cpu: mean(measured.on, (r) => r.cpuMicrosPerCall) };
+    figures[operation] = {
+      off: { rps: Math.round(off.rps), cpu: off.cpu && Math.round(off.cpu) },
+      on: { rps: Math.round(on.rps), cpu: on.cpu && Math.round(on.cpu) },
+      rpsRatio: Number((on.rps / off.rps).toFixed(2)),
+      cpuRatio: off.cpu && on.cpu ? Number((on.cpu / off.cpu).toFixed(2)) : null,
+    };
+  }
+
+  // The last batch leaves within the export delay; past a deadline, tracing did not work.
+  const deadline = Date.now() + 15_000;
+  while (collector.received.seen.size < EXPECTED.length) {
+    if (Date.now() > deadline) {
+      const missing = EXPECTED.filter((name) => !collector.received.seen.has(name));
+      await fail(`bench: the traced API exported no ${missing.join(", ")} spans (${collector.received.posts} OTLP POSTs)`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const { posts, bytes } = collector.received;
+  collector.close();
+  const calls = callsOn.reduce((a, b) => a + b, 0);
+  console.log("  on ÷ off (mean of the runs):");
+  for (const [operation, f] of Object.entries(figures))
+    console.log(
+      `    ${operation.padEnd(24)} req/s ${f.off.rps} → ${f.on.rps} (${f.rpsRatio}×), CPU per call ${f.off.cpu ?? "?"} → ${f.on.cpu ?? "?"} µs (${f.cpuRatio ?? "?"}×)`,
+    );
+  const bytesPerCall = Math.round(bytes / Math.max(calls, 1));
+  console.log(
+    `  exported: ${posts} OTLP POSTs, ${(bytes / 2 ** 20).toFixed(1)} MiB, about ${bytesPerCall} bytes per traced call`,
+  );
+  // Both processes stop with the bench (lifecycle.ts).
+  return { operations: figures, exported: { posts, bytes, bytesPerCall } };
+}
