@@ -11,7 +11,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Options } from "autocannon";
 import { gqlInfo, payBody, type Bench } from "./calls.js";
-import { idSupply, load } from "./load.js";
+import { idSupply, load, run as runFor } from "./load.js";
 import { fail } from "./lifecycle.js";
 import { poolSize, type BenchOptions } from "./options.js";
 import { startServer } from "./processes.js";
@@ -20,6 +20,7 @@ import { seedRequests } from "./seed.js";
 
 /** Alternating runs per operation and mode: drift on a shared machine weighs on both modes alike. */
 const ROUNDS = 2;
+const FIRST_WARMUP_SECONDS = 4;
 
 export interface TracingFigures {
   /** Per operation: the off and on runs' mean req/s and CPU µs per call, and on ÷ off. */
@@ -75,7 +76,8 @@ export async function measureTracing(bench: Bench, env: NodeJS.ProcessEnv, optio
 
   const { headers, payerHeaders, merchantId, sql, timing } = bench;
   const size = poolSize(options);
-  const payable = (await seedRequests(sql, merchantId, 2 * ROUNDS * size, { paid: false })).requestIds;
+  // A pool per measured run, and one for both processes' first warm-up.
+  const payable = (await seedRequests(sql, merchantId, (2 * ROUNDS + 1) * size, { paid: false })).requestIds;
   const readable = payable.slice(0, 1000);
   const nextPayable = idSupply(payable, "requests for the tracing section's pays");
   const operations: Record<string, (url: string) => Options> = {
@@ -112,6 +114,8 @@ export async function measureTracing(bench: Bench, env: NodeJS.ProcessEnv, optio
   const callsOn: number[] = [];
   for (const [operation, run] of Object.entries(operations)) {
     const measured: Record<"off" | "on", Row[]> = { off: [], on: [] };
+    // New processes: their first runs of an operation compile its paths, which the runs' own warm-up is too short for.
+    for (const mode of ["off", "on"] as const) await runFor(run(servers[mode].url), FIRST_WARMUP_SECONDS);
     for (let round = 0; round < ROUNDS; round++) {
       // off, on, then on, off: each mode runs first once.
       for (const mode of round % 2 === 0 ? (["off", "on"] as const) : (["on", "off"] as const)) {
