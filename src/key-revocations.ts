@@ -4,9 +4,10 @@ import { Redis } from "ioredis";
  * How a revocation reaches running API processes: a mark per revoked key in Redis. An API process
  * takes a key it has read as valid for a few seconds (transport/key-cache.ts); the rate limit's
  * charge, made before a call uses its key, reads the mark in the same round trip, so a revoked key
- * is refused at once by every process. The mark outlives every such reading by far.
+ * is refused at once by every process. The mark outlives every such reading by far. Its braces are
+ * a Redis Cluster hash tag, the key's rate counter's: the script reads both, so they share a slot.
  */
-export const revocationMark = (prefix: string) => `payreq:revoked:${prefix}`;
+export const revocationMark = (prefix: string) => `payreq:revoked:{key:${prefix}}`;
 export const REVOCATION_MARK_MS = 10 * 60_000;
 
 let redis: Redis | undefined;

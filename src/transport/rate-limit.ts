@@ -90,7 +90,8 @@ return count`,
       if (spentUntil !== undefined && spentUntil > now.getTime())
         throw new RateLimitedError(secondsUntil(spentUntil, now.getTime()));
       const window = Math.floor(now.getTime() / WINDOW_MS);
-      const counter = `payreq:rate:${meter.bucket}:${window}`;
+      // In braces, a Redis Cluster hash tag: a key's counter shares its revocation mark's slot (key-revocations.ts).
+      const counter = `payreq:rate:{${meter.bucket}}:${window}`;
       let count: number;
       try {
         count = Number(

@@ -28,6 +28,13 @@ export interface StreamSlot {
 export const STREAM_LEASE_MS = 15_000;
 
 /**
+ * The buckets' names begin with one Redis Cluster hash tag: ACQUIRE takes a key's bucket and an
+ * address's bucket together, so all buckets live in one hash slot (opening a stream is rare
+ * enough for one node to count them all).
+ */
+const BUCKETS = "payreq:{streams}";
+
+/**
  * Takes a place in every bucket or in none, one round trip. Each bucket is a sorted set of
  * stream ids scored by the end of their lease (Redis's clock: one clock for every process);
  * expired leases are dropped first. Returns 0, or the 1-based index of the bucket that is full.
@@ -101,8 +108,8 @@ export function createStreamSlots(redis: Redis, limits: StreamLimits, logger: Lo
      */
     async acquire(owner: StreamOwner): Promise<StreamSlot> {
       const counted = [
-        ...(owner.keyPrefix ? [{ bucket: `payreq:streams:key:${owner.keyPrefix}`, limit: limits.perKey, who: "API key" }] : []),
-        { bucket: `payreq:streams:addr:${owner.address}`, limit: limits.perAddress, who: "client address" },
+        ...(owner.keyPrefix ? [{ bucket: `${BUCKETS}:key:${owner.keyPrefix}`, limit: limits.perKey, who: "API key" }] : []),
+        { bucket: `${BUCKETS}:addr:${owner.address}`, limit: limits.perAddress, who: "client address" },
       ];
       const id = randomUUID();
       let full: number;

@@ -95,7 +95,7 @@ describe("a key past its limit", () => {
     // Were the counter or the key asked again, this call would pass: the counter is gone, the limit raised.
     const redis = new Redis(testEnv.REDIS_URL);
     try {
-      await redis.del(`payreq:rate:key:${keyPrefixOf(merchant.apiKey)}:${Math.floor(Date.now() / 60_000)}`);
+      await redis.del(`payreq:rate:{key:${keyPrefixOf(merchant.apiKey)}}:${Math.floor(Date.now() / 60_000)}`);
     } finally {
       await redis.quit();
     }
@@ -209,7 +209,7 @@ describe("rate limits without a valid key", () => {
     const redis = new Redis(testEnv.REDIS_URL);
     try {
       const window = Math.floor(Date.now() / 60_000);
-      for (const w of [window, window + 1]) await redis.set(`payreq:rate:addr:${guesser}:${w}`, 1_000_000, "EX", 180);
+      for (const w of [window, window + 1]) await redis.set(`payreq:rate:{addr:${guesser}}:${w}`, 1_000_000, "EX", 180);
       const throttled = await from(guesser);
       expect(throttled.status).toBe(429);
       expect(Number(throttled.retryAfter)).toBeGreaterThanOrEqual(1);

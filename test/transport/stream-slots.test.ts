@@ -20,12 +20,12 @@ describe("stream slots", () => {
     // A stream of another owner that stays open, so renewals go on and can be seen.
     const other = { keyPrefix: `test_${randomUUID()}`, address: randomUUID() };
     const marker = await slots.acquire(other);
-    const otherBucket = `payreq:streams:key:${other.keyPrefix}`;
+    const otherBucket = `payreq:{streams}:key:${other.keyPrefix}`;
     const renewedAt = async () => Number(await redis.zscore(otherBucket, (await redis.zrange(otherBucket, "0", "0"))[0]!));
     await expect(slots.acquire(owner)).rejects.toBeInstanceOf(RateLimitedError);
 
     // Another process dropped the leases as lapsed, as it does when this one could not renew them.
-    const bucket = `payreq:streams:key:${owner.keyPrefix}`;
+    const bucket = `payreq:{streams}:key:${owner.keyPrefix}`;
     await redis.del(bucket);
     // The next renewal counts both streams again (they are still open): the key is full again.
     await until(

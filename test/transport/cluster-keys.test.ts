@@ -1,0 +1,50 @@
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
+import { afterAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/logger.js";
+import { addressMeter, createRateLimiter, keyMeter } from "../../src/transport/rate-limit.js";
+import { createStreamSlots } from "../../src/transport/stream-slots.js";
+import { until } from "../until.js";
+
+const redis = new Redis(process.env["REDIS_URL"]!);
+const monitor = new Redis(process.env["REDIS_URL"]!);
+afterAll(() => Promise.all([redis.quit(), monitor.quit()]));
+
+/** The part of a key Redis Cluster hashes: the text of its first non-empty `{…}`, else the whole key. */
+function hashedPartOf(key: string): string {
+  const open = key.indexOf("{");
+  const close = open === -1 ? -1 : key.indexOf("}", open + 1);
+  return close > open + 1 ? key.slice(open + 1, close) : key;
+}
+
+describe("the API's Redis scripts on a Redis Cluster", () => {
+  it("name keys of one hash slot in every script that takes several", async () => {
+    // What Redis is sent, as MONITOR shows it: each script call's keys.
+    const scripts: string[][] = [];
+    const watching = await monitor.monitor();
+    watching.on("monitor", (_time: string, args: string[]) => {
+      if (/^eval(sha)?$/i.test(args[0] ?? "")) scripts.push(args.slice(3, 3 + Number(args[2])));
+    });
+
+    // This test's own key and address, so that only its own calls are looked at.
+    const keyPrefix = `pk_${randomUUID().slice(0, 12)}`;
+    const address = `198.51.100.${Math.floor(Math.random() * 250)}-${randomUUID()}`;
+    const limiter = createRateLimiter(redis, 1_000);
+    await limiter.charge(keyMeter({ keyPrefix, rateLimitPerMinute: null } as Parameters<typeof keyMeter>[0]), 1);
+    await limiter.charge(addressMeter(address), 1);
+    const slots = createStreamSlots(redis, { perKey: 5, perAddress: 5 }, createLogger({ level: "silent" }));
+    const slot = await slots.acquire({ keyPrefix, address });
+    await slot.release();
+
+    const ours = await until(
+      () => scripts.filter((keys) => keys.some((key) => key.includes(keyPrefix) || key.includes(address))),
+      (found) => found.length >= 3,
+      5_000,
+      "the limiter's and the stream slots' scripts to show in MONITOR",
+    );
+    watching.disconnect();
+    // The rate limit for a key (its counter and its revocation mark) and a stream's place (its key's and address's buckets).
+    expect(ours.filter((keys) => keys.length > 1)).toHaveLength(2);
+    for (const keys of ours) expect(new Set(keys.map(hashedPartOf)), keys.join(" ")).toHaveProperty("size", 1);
+  });
+});
