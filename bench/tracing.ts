@@ -63,10 +63,13 @@ async function startCollector() {
 export async function measureTracing(bench: Bench, env: NodeJS.ProcessEnv, options: BenchOptions): Promise<TracingFigures> {
   const collector = await startCollector();
   const apiEnv = { ...env, PORT: "0", METRICS_PORT: "0", LOG_LEVEL: "warn" };
-  const untraced = startServer("src/api/server.ts", apiEnv);
+  // Whatever tracing settings the bench itself was given, one process traces every call and one none.
+  const untraced = startServer("src/api/server.ts", { ...apiEnv, OTEL_TRACES_EXPORTER: "none" });
   const traced = startServer("src/api/server.ts", {
     ...apiEnv,
-    OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+    OTEL_TRACES_EXPORTER: "otlp",
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${collector.url}/v1/traces`,
+    OTEL_TRACES_SAMPLER: "parentbased_always_on",
     OTEL_BSP_SCHEDULE_DELAY: "1000",
   });
   const servers = {

@@ -86,6 +86,6 @@ export function startTracing(settings: TracingSettings, exporter?: SpanExporter)
   // it here, once the hooks are registered, patches the very classes already in use.
   const require = createRequire(import.meta.url);
   require("pg");
-  require("pg-pool");
+  createRequire(require.resolve("pg"))("pg-pool");
   return { flush: () => provider.forceFlush(), shutdown: () => provider.shutdown() };
 }
