@@ -66,10 +66,15 @@ export const stopTranspiling = () => stop();
  *
  * @param {string} root
  */
-async function removeStaleRuns(root) {
+export async function removeStaleRuns(root) {
   const entries = await readdir(runs(root)).catch(() => []);
   for (const entry of entries) {
     const path = join(runs(root), entry);
-    if (Date.now() - (await stat(path)).mtimeMs > DAY_MS) await rm(path, { recursive: true, force: true });
+    // A start that ends removes its own folder, maybe between the listing and this look: gone is not stale.
+    const modified = await stat(path).then(
+      (found) => found.mtimeMs,
+      () => null,
+    );
+    if (modified !== null && Date.now() - modified > DAY_MS) await rm(path, { recursive: true, force: true });
   }
 }
