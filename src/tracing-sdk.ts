@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { context, propagation, SpanKind, trace, TraceFlags } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
-import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import { setGlobalErrorHandler, W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { registerInstrumentations } from "@opentelemetry/instrumentation";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
@@ -19,6 +19,7 @@ import {
 } from "@opentelemetry/sdk-trace";
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 import { PrismaInstrumentation } from "@prisma/instrumentation";
+import type { Logger } from "./logger.js";
 import type { TracingSettings } from "./tracing.js";
 
 /**
@@ -44,6 +45,26 @@ export function arrivalsSampler(ratio: number): Sampler {
   return new ParentBasedSampler({ root });
 }
 
+/** How often at most a process says that its spans could not be exported. */
+export const EXPORT_FAILURE_REPORT_MS = 60_000;
+
+/**
+ * What the SDK's errors (a collector that is down or refuses a batch) come to: a warning at most
+ * once a minute. Tracing goes on and calls are not held up; the batches meanwhile are dropped.
+ */
+export function exportFailureReporter(logger: Logger, now: () => number = Date.now) {
+  let reportedAt = -Infinity;
+  let since = 0;
+  return (error: unknown) => {
+    since += 1;
+    if (now() - reportedAt < EXPORT_FAILURE_REPORT_MS) return;
+    reportedAt = now();
+    const message = error instanceof Error ? error.message : String(error);
+    logger.warn({ err: { message }, failures: since }, "spans could not be exported; they are dropped and tracing goes on");
+    since = 0;
+  };
+}
+
 export interface Tracing {
   /** Exports every span ended so far. */
   flush(): Promise<void>;
@@ -58,7 +79,7 @@ export interface Tracing {
  * import this module only when tracing is on, so a process without it loads none of the SDK.
  * `exporter` replaces the configured one, its spans handed over as each ends (tests).
  */
-export function startTracing(settings: TracingSettings, exporter?: SpanExporter): Tracing {
+export function startTracing(settings: TracingSettings, logger: Logger, exporter?: SpanExporter): Tracing {
   const configured =
     settings.exporter === "console"
       ? new ConsoleSpanExporter()
@@ -75,6 +96,7 @@ export function startTracing(settings: TracingSettings, exporter?: SpanExporter)
         : new BatchSpanProcessor({ exporter: configured, scheduledDelayMillis: settings.exportDelayMs }),
     ],
   });
+  setGlobalErrorHandler(exportFailureReporter(logger));
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);

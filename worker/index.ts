@@ -6,10 +6,10 @@ import { SigningKeyProblem } from "./signing.js";
 
 // The worker's composition root: its settings, logger and database are made here and handed down.
 const workerConfig = loadWorkerConfig();
-const tracing = workerConfig.tracing.exporter
-  ? (await import("../src/tracing-sdk.js")).startTracing(workerConfig.tracing)
-  : undefined;
 const logger = createLogger(workerConfig.log, "worker");
+const tracing = workerConfig.tracing.exporter
+  ? (await import("../src/tracing-sdk.js")).startTracing(workerConfig.tracing, logger)
+  : undefined;
 let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
 let stopping = false;
 /**

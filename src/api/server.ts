@@ -9,8 +9,8 @@ import { createMetricsApp } from "../http/metrics.js";
 
 // The API's composition root: its settings, logger and connections are made here and handed down.
 const config = loadApiConfig();
-const tracing = config.tracing.exporter ? (await import("./tracing.js")).startApiTracing(config.tracing) : undefined;
 const logger = createLogger(config.log, "api");
+const tracing = config.tracing.exporter ? (await import("./tracing.js")).startApiTracing(config.tracing, logger) : undefined;
 openDatabase(config.db, logger);
 const redis = openRedis(config.redis.url, logger);
 if (!(await waitForRedis(redis, 30_000, logger))) {

@@ -1,7 +1,9 @@
 import { ROOT_CONTEXT, SpanKind, trace, TraceFlags, type SpanContext } from "@opentelemetry/api";
 import { SamplingDecision } from "@opentelemetry/sdk-trace";
 import { describe, expect, it } from "vitest";
-import { arrivalsSampler } from "../../src/tracing-sdk.js";
+import { Writable } from "node:stream";
+import { createLogger } from "../../src/logger.js";
+import { arrivalsSampler, EXPORT_FAILURE_REPORT_MS, exportFailureReporter } from "../../src/tracing-sdk.js";
 import { loadApiConfig } from "../../src/api/config.js";
 import { apiEnv, workerEnv } from "../../src/env.js";
 import { loadWorkerConfig } from "../../worker/config.js";
@@ -113,5 +115,28 @@ describe("the sampler", () => {
   it("keeps a delivery when the call it links to was kept, whatever the ratio", () => {
     expect(keptShare(decide(0, SpanKind.CONSUMER, { links: [spanContext(TraceFlags.SAMPLED)] }))).toBe(1);
     expect(keptShare(decide(1, SpanKind.CONSUMER, { links: [spanContext(TraceFlags.NONE)] }))).toBe(0);
+  });
+});
+
+describe("spans that cannot be exported", () => {
+  it("are reported as a warning at most once a minute, counting the failures meanwhile", () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger(
+      { level: "info" },
+      "api",
+      new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(JSON.parse(chunk.toString())), done()) }),
+    );
+    let now = 1_000_000;
+    const report = exportFailureReporter(logger, () => now);
+    report(new Error("connect ECONNREFUSED 127.0.0.1:4318"));
+    report(new Error("connect ECONNREFUSED 127.0.0.1:4318"));
+    now += EXPORT_FAILURE_REPORT_MS - 1;
+    report(new Error("connect ECONNREFUSED 127.0.0.1:4318"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 40, failures: 1, err: { message: "connect ECONNREFUSED 127.0.0.1:4318" } });
+    now += 1;
+    report("Bad Request");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatchObject({ level: 40, failures: 3, err: { message: "Bad Request" } });
   });
 });

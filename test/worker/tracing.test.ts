@@ -18,12 +18,16 @@ import { eventOf, startReceiver, until, withWorker, workerConfig } from "./harne
 // (src/api/tracing.ts starts the same SDK the worker's root does), its spans kept in memory; the
 // app and the worker run in it, as in their own processes.
 const exporter = new InMemorySpanExporter();
-const tracing = startApiTracing({ exporter: "otlp", serviceName: "payreq-test", exportDelayMs: 5_000, sampleRatio: 1 }, exporter);
 const logLines: Record<string, unknown>[] = [];
 const logger = createLogger(
   { level: "info", traceIds: true },
   "api",
   new Writable({ write: (chunk: Buffer, _encoding, done) => (logLines.push(JSON.parse(chunk.toString())), done()) }),
+);
+const tracing = startApiTracing(
+  { exporter: "otlp", serviceName: "payreq-test", exportDelayMs: 5_000, sampleRatio: 1 },
+  logger,
+  exporter,
 );
 const redis = openRedis(config.redis.url, logger);
 const app = createApp({ config, logger, redis, tracing: tracing.spans });
