@@ -65,6 +65,12 @@ export function exportFailureReporter(logger: Logger, now: () => number = Date.n
   };
 }
 
+/** The exporter OTEL_TRACES_EXPORTER chooses: spans on standard output, or OTLP over HTTP. */
+const configuredExporter = (settings: TracingSettings): SpanExporter =>
+  settings.exporter === "console"
+    ? new ConsoleSpanExporter()
+    : new OTLPTraceExporter(settings.otlpUrl ? { url: settings.otlpUrl } : {});
+
 export interface Tracing {
   /** Exports every span ended so far. */
   flush(): Promise<void>;
@@ -75,15 +81,11 @@ export interface Tracing {
 /**
  * Starts OpenTelemetry in this process: the W3C trace context, the exporter the settings choose
  * (batched), the sampler, and the database's instrumentations: a span per Prisma operation and
- * one per SQL statement (not per pool checkout), kept only within a traced call or delivery. Composition roots
- * import this module only when tracing is on, so a process without it loads none of the SDK.
- * `exporter` replaces the configured one, its spans handed over as each ends (tests).
+ * one per SQL statement (not per pool checkout), kept only within a traced call or delivery.
+ * Composition roots import this module only when tracing is on, so a process without it loads
+ * none of the SDK. `exporter` replaces the configured one, its spans handed over as each ends (tests).
  */
 export function startTracing(settings: TracingSettings, logger: Logger, exporter?: SpanExporter): Tracing {
-  const configured =
-    settings.exporter === "console"
-      ? new ConsoleSpanExporter()
-      : new OTLPTraceExporter(settings.otlpUrl ? { url: settings.otlpUrl } : {});
   const provider = new TracerProvider({
     // The standard OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME win over the process's own name.
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }).merge(
@@ -93,7 +95,7 @@ export function startTracing(settings: TracingSettings, logger: Logger, exporter
     spanProcessors: [
       exporter
         ? new SimpleSpanProcessor({ exporter })
-        : new BatchSpanProcessor({ exporter: configured, scheduledDelayMillis: settings.exportDelayMs }),
+        : new BatchSpanProcessor({ exporter: configuredExporter(settings), scheduledDelayMillis: settings.exportDelayMs }),
     ],
   });
   setGlobalErrorHandler(exportFailureReporter(logger));
