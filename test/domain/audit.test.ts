@@ -6,7 +6,7 @@ import { expireOverdueRequests } from "../../src/domain/requests/expire.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { refundTransaction } from "../../src/domain/transactions/refund.js";
 import { expectCode } from "../expect-error.js";
-import { buildMerchant, buildRequest, payer } from "../factories.js";
+import { buildMerchant, buildRequest, contextFor, payer } from "../factories.js";
 import { app } from "../fixtures.js";
 
 describe("audit trail", () => {
@@ -30,6 +30,29 @@ describe("audit trail", () => {
     ]);
     expect(trail[1]!.correlationId).toBe(payer.requestId);
     expect(trail[1]!.transactionId).toBe(purchaseId);
+  });
+
+  it("keeps the order the changes were made in, even when they share a millisecond", async () => {
+    const now = new Date();
+    const merchant = await buildMerchant();
+    const { request } = await buildRequest({ merchant: { ...merchant, ctx: merchant.at(now) }, amount: 1000 });
+    const paid = await payRequest(contextFor(payer.actor, now), {
+      requestId: request.id,
+      authorization: "x",
+      ledger: "test.uplink",
+    });
+    for (const amount of [100, 200, 300])
+      await refundTransaction(merchant.at(now), { transactionId: paid.purchase!.id, amount, externalReference: `r${amount}` });
+
+    const trail = await requestActivities(merchant.ctx, request.id);
+    expect(new Set(trail.map((a) => a.createdAt.getTime()))).toEqual(new Set([now.getTime()]));
+    expect(trail.map((a) => a.outcome)).toEqual([
+      "NEW",
+      "PAID 1000 at test.uplink",
+      `REFUNDED 100 of ${paid.purchase!.id}`,
+      `REFUNDED 200 of ${paid.purchase!.id}`,
+      `REFUNDED 300 of ${paid.purchase!.id}`,
+    ]);
   });
 
   it("records cancellations and expiries by the sweep as the system", async () => {
