@@ -1,0 +1,24 @@
+#!/bin/sh
+# `npm test`, and so CI (.ci/run): installs what is missing, checks types and the generated GraphQL
+# documents, builds the production `dist/` once, then runs the suite on this Node and on Node 24
+# LTS at once, and the browser tests once Chromium is there. Ends with the total of all three runs.
+set -e
+npm run setup
+
+# The runs' tallies (test/setup/summary-reporter.ts), and the production build that
+# test/worker/start.test.ts starts: made once here, not once per Node run.
+export PAYREQ_TEST_TALLY="$PWD/.data/test-tally-$$.jsonl"
+export PAYREQ_TEST_DIST=".data/dist-test-$$"
+trap 'rm -rf "$PAYREQ_TEST_DIST" "$PAYREQ_TEST_TALLY"' EXIT
+
+concurrently --group --names "types,build,codegen" \
+  "tsc -p ." \
+  "tsc -p tsconfig.build.json --outDir $PAYREQ_TEST_DIST" \
+  "graphql-codegen --check"
+
+concurrently --group --names "this node,node 24,browser" \
+  "vitest run" \
+  "npm run test:node24" \
+  "sh test/browser/ensure-chromium.sh && vitest run --config vitest.browser.config.ts"
+
+node --import tsx test/setup/tally.ts "$PAYREQ_TEST_TALLY"
