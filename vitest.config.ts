@@ -36,6 +36,15 @@ export const testDatabases = {
   workerPrefix: `payreq_test_w_${run}_`,
 };
 
+/**
+ * V8 flags of the test processes and of the service's processes the tests start. A process of a
+ * test lives seconds, and V8 would spend a third of its CPU optimising Prisma's WebAssembly query
+ * compiler, which it runs while it starts (Node 20's tiering budget is a seventh of Node 24's).
+ * A larger budget leaves that code to the baseline compiler unless it really is hot; what the code
+ * does is unchanged. About 0.3 s of CPU less per process started, a fifth of the suite's CPU.
+ */
+export const testNodeFlags = ["--wasm-tiering-budget=100000000"];
+
 /** Test files of the API that must not share their process with others (see the projects below). */
 const OWN_PROCESS = ["test/pubsub/**/*.test.ts", "test/graphql/graphiql.test.ts", "test/domain/short-code-collision.test.ts"];
 
@@ -88,6 +97,7 @@ export default defineConfig({
         },
       },
     ],
+    execArgv: testNodeFlags,
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

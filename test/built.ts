@@ -1,8 +1,10 @@
 import { join } from "node:path";
 import { inject } from "vitest";
+import { testNodeFlags } from "../vitest.config.js";
 
 /**
  * The node arguments that run one of the project's entry points (`src/api/server.ts`, `worker/index.ts`,
- * `src/cli/admin.ts`, …) from the run's transpiled sources (test/setup/global.ts), as `npm start` runs them.
+ * `src/cli/admin.ts`, …) from the run's transpiled sources (test/setup/global.ts), as `npm start` runs them,
+ * with the test processes' V8 flags (vitest.config.ts).
  */
-export const built = (entry: string): string[] => [join(inject("build"), entry.replace(/\.ts$/, ".js"))];
+export const built = (entry: string): string[] => [...testNodeFlags, join(inject("build"), entry.replace(/\.ts$/, ".js"))];
