@@ -1,6 +1,6 @@
 import { print, type ExecutionResult } from "graphql";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
-import { createTestApp } from "./api-parts.js";
+import { createTestApp } from "./test-app.js";
 
 /** The API in-process: tests call its fetch handler, no port is opened. */
 export const app = createTestApp();

@@ -3,7 +3,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "./chromium.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp } from "../api-parts.js";
+import { createTestApp } from "../test-app.js";
 import { buildMerchant } from "../factories.js";
 
 const app = createTestApp();

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowRedirects } from "../../src/domain/merchants/redirects.js";
 import { cancelRequest } from "../../src/domain/requests/cancel.js";
 import { createRequest } from "../../src/domain/requests/create.js";
-import { createTestApp } from "../api-parts.js";
+import { createTestApp } from "../test-app.js";
 import {
   buildMerchant,
   buildPayerKey,

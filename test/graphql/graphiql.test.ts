@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import type { App } from "../../src/http/app.js";
-import { createTestApp } from "../api-parts.js";
+import { createTestApp } from "../test-app.js";
 
 const loads = vi.hoisted(() => ({ count: 0 }));
 vi.mock("@graphql-yoga/render-graphiql", async (importOriginal) => {

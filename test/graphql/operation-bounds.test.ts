@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import type { App } from "../../src/http/app.js";
-import { createTestApp } from "../api-parts.js";
+import { createTestApp } from "../test-app.js";
 import { app, rest } from "../fixtures.js";
 import { buildMerchant, buildRequest, type TestMerchant } from "../factories.js";
 

@@ -1,6 +1,6 @@
 import { print } from "graphql";
 import { afterAll, describe, expect, it } from "vitest";
-import { createTestApp } from "../api-parts.js";
+import { createTestApp } from "../test-app.js";
 import { buildMerchant } from "../factories.js";
 import { RequestChanges } from "../operations/dashboard.js";
 

@@ -9,7 +9,6 @@ import { db } from "../../src/db.js";
 import { createLogger } from "../../src/logger.js";
 import { startWorker } from "../../worker/app.js";
 import type { WorkerConfig } from "../../worker/config.js";
-import { app } from "../fixtures.js";
 import { testDatabases, testEnv } from "../../vitest.config.js";
 
 import { until } from "../until.js";
@@ -115,6 +114,8 @@ export async function withWorker<T>(
 
 /** Verifies a notification as a merchant would: with the JWKS the API publishes. */
 export async function verifyNotification(token: string): Promise<JWTPayload & { transaction: Record<string, unknown> }> {
+  // The app is loaded by the first file that verifies one: the others need no HTTP or GraphQL stack.
+  const { app } = await import("../fixtures.js");
   const response = await app.fetch(new Request("http://test/.well-known/jwks.json"));
   const jwks = createLocalJWKSet((await response.json()) as { keys: [] });
   const { payload, protectedHeader } = await jwtVerify(token, jwks, { issuer: "payreq-test", algorithms: ["ES256"] });
