@@ -53,7 +53,9 @@ describe("webhook delivery under faults", () => {
       expect(new Set(jtis)).toEqual(new Set(events.map((e) => e.id)));
     });
     await receiver.close();
-  });
+    // Longer than its waits: when one runs out, its message shows the events' states, and the
+    // worker is closed before the next test starts (a test timeout would leave it delivering).
+  }, 60_000);
 
   it("delivers an event whose worker was killed with SIGKILL mid-delivery", async () => {
     // The first call hangs past the kill; later calls answer at once. The kill must come before the
