@@ -100,11 +100,18 @@ export function workerConfig(webhooks: Partial<WorkerConfig["webhooks"]> = {}, p
 
 export const silentLogger = createLogger({ level: "silent" });
 
+/** A logger whose lines are kept, for a test to show what its worker said when it fails. */
+export function keptLog() {
+  const lines: string[] = [];
+  return { logger: createLogger({ level: "info" }, "worker", { write: (line: string) => void lines.push(line) }), lines };
+}
+
 export async function withWorker<T>(
   config: WorkerConfig,
   run: (worker: Awaited<ReturnType<typeof startWorker>>) => Promise<T>,
+  logger = silentLogger,
 ): Promise<T> {
-  const worker = await startWorker(config, silentLogger);
+  const worker = await startWorker(config, logger);
   try {
     return await run(worker);
   } finally {
