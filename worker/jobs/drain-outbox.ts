@@ -65,14 +65,25 @@ export async function drainOutbox(queue: Queue<WebhookJobData>, retryDelaysMs: r
   }
 }
 
+/** Where a job still runs: waiting its turn, waiting for its time, or running. */
+const RUNNABLE = new Set(["waiting", "prioritized", "delayed", "active", "waiting-children"]);
+
 /**
  * Gives a job again to pending events that are overdue with no worker holding them: their job was
- * lost (Redis flushed, a hand-over that failed). Returns how many had no job.
+ * lost (Redis flushed, a hand-over that failed), or only part of it was. A job whose hash outlived
+ * the loss of its place, or was written again without its data (BullMQ's move to active writes to
+ * a job's hash whether or not it is still there), ends as a failed job with no data: it holds the
+ * event's job id and would never run, so it is removed first. Returns how many had no job that runs.
  */
 export async function reconcileOutbox(queue: Queue<WebhookJobData>, graceMs: number, retryDelaysMs: readonly number[]) {
   const overdue = await overdueEvents(new Date(), graceMs, 500);
   const lost: DrainedEvent[] = [];
-  for (const event of overdue) if (!(await queue.getJob(jobIdOf(event, retryDelaysMs)))) lost.push(event);
+  for (const event of overdue) {
+    const job = await queue.getJob(jobIdOf(event, retryDelaysMs));
+    if (job && RUNNABLE.has(await job.getState())) continue;
+    if (job) await job.remove();
+    lost.push(event);
+  }
   await handOver(queue, overdue, retryDelaysMs);
   return lost.length;
 }
