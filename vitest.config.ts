@@ -61,7 +61,8 @@ export default defineConfig({
     // A worker delivers every pending outbox row and sweeps every overdue request of its database,
     // so each worker test file runs in a database of its own (and a signing-key directory of its
     // own), made by its setup file before the file loads src/config.ts. They run after the rest,
-    // one file at a time, which keeps the machine quiet for their timing checks.
+    // two files at a time: much of a worker file's time is spent waiting (for a lease to lapse, a
+    // retry to come due, a process to start), and one at a time left a core idle.
     projects: [
       // The API's tests share their test process's modules (one app, one pool per process, as in
       // the API itself): loading the app anew for each file cost half the project's CPU.
@@ -92,7 +93,7 @@ export default defineConfig({
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
           setupFiles: ["test/setup/worker-database.ts", "test/setup/open-database.ts"],
-          fileParallelism: false,
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
       },
