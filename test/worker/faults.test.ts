@@ -77,7 +77,7 @@ describe("webhook delivery under faults", () => {
         (event) => event.attempts === 1 && event.deliveryAttempts[0]?.outcome === "FAILED",
       );
       // The retry waits in the delayed set under the event's job id; Redis loses the job's hash only.
-      const job = `${config.queues.prefix}:webhooks:${id}.${attemptLimit ?? 8}`;
+      const job = `${config.queues.prefix}:webhooks:${id}.${attemptLimit ?? config.webhooks.retryDelaysMs.length + 1}`;
       const redis = new Redis(testEnv.REDIS_URL);
       try {
         await until(
@@ -98,7 +98,7 @@ describe("webhook delivery under faults", () => {
       expect(receiver.of(id)).toHaveLength(2);
     });
     await receiver.close();
-  });
+  }, 60_000);
 
   it("delivers an event whose worker was killed with SIGKILL mid-delivery", async () => {
     // The first call hangs past the kill; later calls answer at once. The kill must come before the
