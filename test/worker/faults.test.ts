@@ -100,6 +100,31 @@ describe("webhook delivery under faults", () => {
     await receiver.close();
   }, 60_000);
 
+  it("delivers a new event whose first-attempts job is a leftover hash that will never run", async () => {
+    const receiver = await startReceiver();
+    const config = workerConfig();
+    const purchase = await paidPurchase(receiver.url);
+    const { id } = await eventOf(purchase.id);
+    // What BullMQ's move to active leaves of a job whose hash was lost: no name, no data, in no list.
+    const redis = new Redis(testEnv.REDIS_URL);
+    try {
+      await redis.hset(`${config.queues.prefix}:webhooks:first.${id}`, { processedOn: Date.now(), ats: 1 });
+    } finally {
+      await redis.quit();
+    }
+
+    await withWorker(config, async () => {
+      const event = await until(
+        () => eventOf(purchase.id),
+        (e) => e.state === "DELIVERED",
+        15_000,
+      );
+      expect(event.deliveryAttempts.map((a) => a.outcome)).toEqual(["DELIVERED"]);
+      expect(receiver.of(id)).toHaveLength(1);
+    });
+    await receiver.close();
+  }, 60_000);
+
   it("delivers an event whose worker was killed with SIGKILL mid-delivery", async () => {
     // The first call hangs past the kill; later calls answer at once. The kill must come before the
     // attempt's timeout, or the attempt ends (and is retried) first: 3 s leaves room on a busy machine
