@@ -85,7 +85,7 @@ const bench: Bench = {
 
 if (!options.only) {
   console.log(`\nThroughput and latency (autocannon, ${options.warmup} s warm-up then ${options.duration} s per run)`);
-  for (const c of options.connections) await measureThroughput(bench, c);
+  for (const [i, c] of options.connections.entries()) await measureThroughput(bench, c, { cold: i === 0 });
 }
 
 const tracingSection = async () => {
