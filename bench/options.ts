@@ -39,7 +39,7 @@ export function parseOptions(args: string[]): BenchOptions {
     scale: quick ? [10_000, 100_000] : [10_000, 1_000_000],
     deliveries: quick ? 6000 : 20000,
     retentionRows: quick ? 100_000 : 500_000,
-    deadlineMs: (quick ? 5 : 21) * 60_000,
+    deadlineMs: (quick ? 6 : 22) * 60_000,
   };
 }
 
