@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { defineConfig } from "vitest/config";
+import { WASM_TIERING_FLAGS } from "./scripts/start/entrypoints.js";
 
 /**
  * One id per `vitest run`, set in the main process and inherited by the test processes it starts,
@@ -37,13 +38,13 @@ export const testDatabases = {
 };
 
 /**
- * V8 flags of the test processes and of the service's processes the tests start. A process of a
- * test lives seconds, and V8 would spend a third of its CPU optimising Prisma's WebAssembly query
- * compiler, which it runs while it starts (Node 20's tiering budget is a seventh of Node 24's).
- * A larger budget leaves that code to the baseline compiler unless it really is hot; what the code
- * does is unchanged. A CLI run took 1.17 s of CPU on Node 20 and takes 0.77 s (Node 24: 0.77, 0.55).
+ * V8 flags of the test processes and of the service's processes the tests start: the service's own
+ * WebAssembly tiering (scripts/start/entrypoints.ts). A process of a test lives seconds, and V8
+ * would spend a third of its CPU optimising Prisma's query compiler, which it runs while it starts
+ * (Node 20's budget is a seventh of Node 24's). A CLI run took 1.17 s of CPU on Node 20 and takes
+ * 0.77 s (Node 24: 0.77, 0.55).
  */
-export const testNodeFlags = ["--wasm-tiering-budget=100000000"];
+export const testNodeFlags = WASM_TIERING_FLAGS;
 
 /** Test files of the API that must not share their process with others (see the projects below). */
 const OWN_PROCESS = ["test/pubsub/**/*.test.ts", "test/graphql/graphiql.test.ts", "test/domain/short-code-collision.test.ts"];

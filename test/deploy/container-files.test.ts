@@ -8,7 +8,7 @@ import { DockerfileParser } from "dockerfile-ast";
 import { validate as lintDockerfile } from "dockerfile-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { API_NODE_FLAGS } from "../../scripts/start/entrypoints.js";
+import { API_NODE_FLAGS, WORKER_NODE_FLAGS } from "../../scripts/start/entrypoints.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const read = (file: string) => readFileSync(join(root, file), "utf8");
@@ -127,6 +127,8 @@ describe("compose.yaml", () => {
       const source = sourceOf(services[name]!.command!);
       expect([name, source, existsSync(join(root, source))]).toEqual([name, source, true]);
     }
+    // With the V8 flags npm start gives the worker.
+    expect(services.worker!.command!.slice(1, -1)).toEqual(WORKER_NODE_FLAGS);
     expect(services.migrate!.healthcheck?.disable, "a one-off job has no health").toBe(true);
     const [kind, ...check] = services.worker!.healthcheck!.test!;
     expect(kind).toBe("CMD");
@@ -164,7 +166,7 @@ describe("Dockerfile", () => {
     const cmd = JSON.parse(args("CMD")[0]!) as string[];
     const source = sourceOf(cmd);
     expect([source, existsSync(join(root, source))]).toEqual(["src/api/server.ts", true]);
-    // With the heap flags npm start gives the API.
+    // With the V8 flags npm start gives the API.
     expect(cmd.slice(1, -1)).toEqual(API_NODE_FLAGS);
     expect(args("HEALTHCHECK")[0]).toContain("/ready");
   });

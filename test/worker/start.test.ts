@@ -17,7 +17,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { rotateSigningKey } from "../../src/domain/webhooks/key-files.js";
 import { currentSigningKid } from "../../src/domain/webhooks/signing-keys.js";
-import { API_NODE_FLAGS } from "../../scripts/start/entrypoints.js";
+import { API_NODE_FLAGS, WORKER_NODE_FLAGS } from "../../scripts/start/entrypoints.js";
 import { testDatabases } from "../../vitest.config.js";
 import { fileEnv, startReceiver, until, verifyNotification } from "./harness.js";
 
@@ -151,7 +151,7 @@ describe("npm start", { timeout: 120_000 }, () => {
     const children = processes.filter((p) => p.parent === supervisor!.pid).map((p) => p.args.slice(1).join(" "));
     expect(children.sort(), running.join("\n")).toEqual([
       `--enable-source-maps ${API_NODE_FLAGS.join(" ")} ${runFolder}/src/api/server.js`,
-      `--enable-source-maps ${runFolder}/worker/index.js`,
+      `--enable-source-maps ${WORKER_NODE_FLAGS.join(" ")} ${runFolder}/worker/index.js`,
     ]);
     expect(await group.stop("SIGTERM")).toBe(0);
     expect(group.processes()).toEqual([]);
