@@ -119,16 +119,28 @@ export async function withWorker<T>(
   }
 }
 
-/** Verifies a notification as a merchant would: with the JWKS the API publishes. */
-export async function verifyNotification(token: string): Promise<JWTPayload & { transaction: Record<string, unknown> }> {
+type Notification = JWTPayload & { transaction: Record<string, unknown> };
+
+/**
+ * Verifies notifications as a merchant would: with the JWKS the API publishes, read once for all of
+ * them (a receiver caches it; hundreds of reads at once would only queue for the database).
+ */
+export async function verifyNotifications(tokens: string[]): Promise<Notification[]> {
   // The app is loaded by the first file that verifies one: the others need no HTTP or GraphQL stack.
   const { app } = await import("../fixtures.js");
   const response = await app.fetch(new Request("http://test/.well-known/jwks.json"));
+  if (!response.ok) throw new Error(`the JWKS answered ${response.status}: ${await response.text()}`);
   const jwks = createLocalJWKSet((await response.json()) as { keys: [] });
-  const { payload, protectedHeader } = await jwtVerify(token, jwks, { issuer: "payreq-test", algorithms: ["ES256"] });
-  if (protectedHeader.typ !== "JWT" || !protectedHeader.kid) throw new Error("header lacks typ or kid");
-  return payload as JWTPayload & { transaction: Record<string, unknown> };
+  return Promise.all(
+    tokens.map(async (token) => {
+      const { payload, protectedHeader } = await jwtVerify(token, jwks, { issuer: "payreq-test", algorithms: ["ES256"] });
+      if (protectedHeader.typ !== "JWT" || !protectedHeader.kid) throw new Error("header lacks typ or kid");
+      return payload as Notification;
+    }),
+  );
 }
+
+export const verifyNotification = async (token: string): Promise<Notification> => (await verifyNotifications([token]))[0]!;
 
 export function eventOf(transactionId: string) {
   return db.webhookEvent.findUniqueOrThrow({

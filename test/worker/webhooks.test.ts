@@ -6,7 +6,16 @@ import { redeliverWebhookEvent } from "../../src/domain/webhooks/redeliver.js";
 import { refundTransaction } from "../../src/domain/transactions/refund.js";
 import { rotateSigningKey } from "../../src/domain/webhooks/key-files.js";
 import { buildRequest, payer } from "../factories.js";
-import { eventOf, fileEnv, startReceiver, until, verifyNotification, withWorker, workerConfig } from "./harness.js";
+import {
+  eventOf,
+  fileEnv,
+  startReceiver,
+  until,
+  verifyNotification,
+  verifyNotifications,
+  withWorker,
+  workerConfig,
+} from "./harness.js";
 
 /** A request paid on test.uplink whose notifyUrl is the receiver. */
 async function paidRequest(notifyUrl: string, amount = 1200) {
@@ -66,7 +75,7 @@ describe("webhook delivery", () => {
         () => receiver.received.length,
         (n) => n >= 2,
       );
-      const transactions = await Promise.all(receiver.received.map(async (r) => (await verifyNotification(r.token)).transaction));
+      const transactions = (await verifyNotifications(receiver.received.map((r) => r.token))).map((claims) => claims.transaction);
       expect(transactions.find((t) => t.transactionType === "REFUND")).toMatchObject({ transactionId: refund.id, amount: 200 });
     });
     await receiver.close();
@@ -95,7 +104,7 @@ describe("webhook delivery", () => {
       const [first, second, third] = receiver.of(event.id).map((r) => r.at);
       expect(second! - first!).toBeGreaterThanOrEqual(delays[0]!);
       expect(third! - second!).toBeGreaterThanOrEqual(delays[1]!);
-      const jtis = await Promise.all(receiver.received.slice(0, 3).map(async (r) => (await verifyNotification(r.token)).jti));
+      const jtis = (await verifyNotifications(receiver.received.slice(0, 3).map((r) => r.token))).map((claims) => claims.jti);
       expect(new Set(jtis)).toEqual(new Set([event.id]));
     });
     await receiver.close();
