@@ -40,7 +40,7 @@ const nodeFlags = ({ sourceMaps }: How) => (sourceMaps ? ["--enable-source-maps"
 
 /**
  * V8's optimising compiler for WebAssembly is held back: a function must run 100 million units
- * (about 50 times Node 24's default budget) before it is recompiled. The only WebAssembly here is
+ * before it is recompiled (the default is 1.8 million on Node 20, 13 million on Node 24). The only WebAssembly here is
  * Prisma's query compiler, which runs once per query shape (Prisma caches plans) and on none of the
  * hot paths, which are our own statements. Its optimising compilation left about 40 MiB of malloc
  * arena behind in each process: the worker idled at 194-231 MiB and idles at 151-162 with this flag,
