@@ -43,11 +43,12 @@ const DATABASE_KINDS = new Set([
 ]);
 /**
  * node-postgres's errors with no code (a dropped connection, its connect and query timeouts), and
- * what Prisma says of an unreachable server; Prisma's client carries such an error only inside the
- * message of its own, so these are found anywhere in a message.
+ * what Prisma says of an unreachable server or of a transaction that got no connection within its
+ * wait (P2028, a code Prisma also gives errors of a transaction's own); Prisma's client carries such
+ * an error only inside the message of its own, so these are found anywhere in a message.
  */
 const DATABASE_CODELESS =
-  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Connection refused|Can't reach database|server closed the connection/;
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Connection refused|Can't reach database|server closed the connection|Unable to start a transaction in the given time/;
 
 /** Redis: ioredis's errors with no code (a closed connection, a command it cannot send, its own connect timeout). */
 const REDIS_CODELESS =

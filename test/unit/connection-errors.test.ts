@@ -19,6 +19,10 @@ describe("isDatabaseUnavailable", () => {
     ["Prisma: initialization, server unreachable", Object.assign(new Error("x"), { errorCode: "P1001" })],
     ["a driver error carried as the cause", new Error("query failed", { cause: { kind: "postgres", code: "57P01" } })],
     ["node-postgres's own connect timeout", new Error("timeout exceeded when trying to connect")],
+    [
+      "Prisma: no connection for a transaction within its wait (P2028)",
+      failure("P2028", "Transaction API error: Unable to start a transaction in the given time."),
+    ],
   ])("%s is the database being unavailable", (_, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
@@ -29,6 +33,7 @@ describe("isDatabaseUnavailable", () => {
     ["bad input text (22P02)", failure("22P02")],
     ["a statement timeout (57014)", failure("57014")],
     ["Prisma: record not found (P2025)", failure("P2025")],
+    ["Prisma: a transaction used after it ended (P2028)", failure("P2028", "Transaction API error: Transaction not found.")],
     ["a plain bug", new TypeError("cannot read properties of undefined")],
   ])("%s is not", (_, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
