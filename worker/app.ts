@@ -164,7 +164,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
      */
     async close(): Promise<boolean> {
       clearInterval(reconciler);
-      if (heartbeat) heartbeat.stop();
+      if (heartbeat) await heartbeat.stop();
       await listener.close();
       const deadline = new Promise<false>((resolve) => setTimeout(() => resolve(false), config.shutdownTimeoutMs).unref());
       const workersClosed = Promise.all([maintenanceWorker.close(), deliveryWorker.close()]).then(() => true as const);
