@@ -63,13 +63,7 @@ export function createGraphQLHandler(
     fetchAPI: { Response: globalThis.Response },
     // Dashboards call /graphql from browsers: only the configured origins may. Yoga sets these
     // headers on its own answer; Hono's cors() re-creates a finished Response to add `Vary`.
-    cors: {
-      origin: settings.corsOrigins,
-      methods: ["GET", "POST"],
-      allowedHeaders: ["content-type", "x-api-key", "idempotency-key"],
-      credentials: false,
-      maxAge: 600,
-    },
+    cors: corsFor(settings.corsOrigins),
     // GraphiQL's scripts and styles are served inline by the service itself: no request leaves the
     // machine. They are 9 MB of JavaScript source (30 MiB of heap once loaded), so the page's module is
     // loaded by the first request for it, never by a process that has GraphiQL off.
@@ -104,4 +98,24 @@ export function createGraphQLHandler(
     // Yoga logs what it masks (logging: above).
     maskedErrors: { maskError: maskUnexpectedError },
   });
+}
+
+/**
+ * CORS headers for the listed origins only, each answered with its own name. Yoga's own option
+ * reads an empty list as every origin, and answers an unlisted one with the sole listed origin or
+ * `null`; here an unlisted origin, and every origin when none is listed, gets no CORS header at all.
+ */
+function corsFor(origins: readonly string[]) {
+  const allowed = new Set(origins);
+  return (request: Request) => {
+    const origin = request.headers.get("origin");
+    if (origin === null || !allowed.has(origin)) return false as const;
+    return {
+      origin: [origin],
+      methods: ["GET", "POST"],
+      allowedHeaders: ["content-type", "x-api-key", "idempotency-key"],
+      credentials: false,
+      maxAge: 600,
+    };
+  };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { app } from "../fixtures.js";
 import { buildMerchant } from "../factories.js";
+import { createTestApp } from "../test-app.js";
 
 const post = (headers: Record<string, string>, body: string) =>
   app.fetch(new Request("http://test/graphql", { method: "POST", headers, body }));
@@ -33,6 +34,42 @@ describe("GraphQL browser safety", () => {
     expect(readable.headers.get("access-control-allow-origin")).toBe("https://dashboard.example");
     const unreadable = await answer("https://evil.example");
     expect(unreadable.headers.get("access-control-allow-origin")).not.toBe("https://evil.example");
+  });
+
+  it("sends no CORS header to any origin when CORS_ORIGINS is empty (the default), nor to an unlisted one", async () => {
+    const noneAllowed = createTestApp({}, { corsOrigins: [] });
+    const twoAllowed = createTestApp({}, { corsOrigins: ["https://dashboard.example", "https://admin.example"] });
+    try {
+      for (const [service, origin] of [
+        [noneAllowed, "https://dashboard.example"],
+        [noneAllowed, "https://evil.example"],
+        [twoAllowed, "https://evil.example"],
+      ] as const) {
+        const preflight = await service.fetch(
+          new Request("http://test/graphql", {
+            method: "OPTIONS",
+            headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "x-api-key" },
+          }),
+        );
+        const call = await service.fetch(
+          new Request("http://test/graphql", {
+            method: "POST",
+            headers: { origin, "content-type": "application/json" },
+            body: JSON.stringify({ query: "{ __typename }" }),
+          }),
+        );
+        for (const answer of [preflight, call]) {
+          expect(answer.headers.get("access-control-allow-origin"), origin).toBeNull();
+          expect(answer.headers.get("access-control-allow-headers"), origin).toBeNull();
+        }
+      }
+      const listed = await twoAllowed.fetch(
+        new Request("http://test/graphql", { method: "OPTIONS", headers: { origin: "https://admin.example" } }),
+      );
+      expect(listed.headers.get("access-control-allow-origin")).toBe("https://admin.example");
+    } finally {
+      await Promise.all([noneAllowed.dispose(), twoAllowed.dispose()]);
+    }
   });
 
   it("refuses simple cross-site requests that could be forged (CSRF): they carry no key", async () => {
