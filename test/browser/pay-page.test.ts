@@ -299,6 +299,30 @@ describe("the pay page", () => {
     await close();
   });
 
+  it("pays after a refused try, with and without script: a mistyped wallet, then one too poor, then the right one", async () => {
+    const merchant = await buildMerchant();
+    const wallet = await buildWallet(1000);
+    const poor = await buildWallet(100);
+    for (const javaScriptEnabled of [true, false]) {
+      const request = await newRequest(merchant);
+      const { page, close } = await openPage({ javaScriptEnabled });
+      await page.goto(`${base}/pay/${request.requestCode}`);
+      const tryWallet = async (walletId: string) => {
+        await page.getByLabel("Wallet id").fill(walletId);
+        await page.getByRole("button", { name: "Pay NZD 3.00" }).click();
+      };
+      await tryWallet("no-such-wallet");
+      await expect.poll(() => page.locator("#form-error").innerText(), { message: `script: ${javaScriptEnabled}` }).toBe("There is no such wallet for this currency.");
+      await tryWallet(poor.walletId);
+      await expect.poll(() => page.locator("#form-error").innerText()).toBe("The wallet does not hold enough to pay this.");
+      await tryWallet(wallet.walletId);
+      await expect.poll(() => page.locator("#status-text").innerText(), { message: `script: ${javaScriptEnabled}` }).toBe("Paid");
+      await close();
+    }
+    expect(await walletBalance(wallet.walletId)).toBe(400n);
+    expect(await walletBalance(poor.walletId)).toBe(100n);
+  });
+
   it("pays once for a double submit: two clicks, or the same form posted twice at once", async () => {
     const merchant = await buildMerchant();
     const [first, second] = [await newRequest(merchant), await newRequest(merchant)];

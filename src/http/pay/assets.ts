@@ -169,6 +169,15 @@ export const PAY_JS = `
     button.disabled = false;
     button.textContent = buttonText;
   }
+  // A refused payment moved no money, and the form's next try (another wallet, say) is another
+  // payment: it goes under a new idempotency key, or the service would answer it with the refusal's key.
+  function renewKey() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    var key = "";
+    for (var i = 0; i < bytes.length; i++) key += (bytes[i] + 256).toString(16).slice(1);
+    form.elements.namedItem("idempotencyKey").value = key;
+  }
   function submit(body) {
     fetch(form.getAttribute("action"), {
       method: "POST",
@@ -182,6 +191,7 @@ export const PAY_JS = `
         var code = result.json && result.json.error ? result.json.error.code : "OTHER";
         // The same payment still under way (a double submit): ask again shortly for its outcome.
         if (code === "IDEMPOTENCY_KEY_IN_USE") return setTimeout(function () { submit(body); }, 500);
+        renewKey();
         fail(code);
       })
       .catch(function () { fail("OTHER"); });

@@ -30,7 +30,7 @@ function layout({ language, words }: PageWords, title: string, body: string, scr
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${e(title)}</title>
 <link rel="stylesheet" href="/pay/assets/pay.css">
 ${script ? '<script src="/pay/assets/pay.js" defer></script>\n' : ""}</head>

@@ -79,7 +79,9 @@ export function mountPayPage(app: Hono, { limiter, changes, links, logger, publi
     await next();
     c.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
     c.header("X-Content-Type-Options", "nosniff");
-    c.header("Referrer-Policy", "no-referrer");
+    // No address of a page (its request code) goes to another site; its own form posts keep their
+    // Origin, which "no-referrer" would send as `null`.
+    c.header("Referrer-Policy", "same-origin");
     c.header("X-Frame-Options", "DENY");
   };
   app.use("/pay", guarded);
@@ -260,12 +262,14 @@ function csrfToken(c: Context, secure: boolean): string {
 }
 
 /**
- * A browser's cross-site post says so (Sec-Fetch-Site) or names another origin (Origin); either
- * is refused before anything is read. A same-site cookie would not come along with it anyway.
+ * A browser says where a post comes from (Sec-Fetch-Site, which no page can set): the pay page
+ * itself, or another site, refused before anything is read. A browser that does not say is judged
+ * by the origin it names. A same-site cookie would not come along with a cross-site post anyway.
  */
 function sameSite(c: Context, publicOrigin: string): boolean {
   const site = c.req.header("sec-fetch-site");
-  if (site && site !== "same-origin" && site !== "none") return false;
+  if (site === "same-origin") return true;
+  if (site && site !== "none") return false;
   const origin = c.req.header("origin");
   if (origin === undefined) return true;
   const host = c.req.header("host");
