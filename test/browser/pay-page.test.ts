@@ -312,7 +312,9 @@ describe("the pay page", () => {
         await page.getByRole("button", { name: "Pay NZD 3.00" }).click();
       };
       await tryWallet("no-such-wallet");
-      await expect.poll(() => page.locator("#form-error").innerText(), { message: `script: ${javaScriptEnabled}` }).toBe("There is no such wallet for this currency.");
+      await expect
+        .poll(() => page.locator("#form-error").innerText(), { message: `script: ${javaScriptEnabled}` })
+        .toBe("There is no such wallet for this currency.");
       await tryWallet(poor.walletId);
       await expect.poll(() => page.locator("#form-error").innerText()).toBe("The wallet does not hold enough to pay this.");
       await tryWallet(wallet.walletId);
