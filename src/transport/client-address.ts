@@ -37,3 +37,18 @@ export function clientAddressFrom(
   }
   return peer;
 }
+
+/**
+ * What a per-address limit counts a client as (the rate limits of calls without a valid key, the
+ * pay page's, the open subscription streams): an IPv4 address alone, also one written as an
+ * IPv4-mapped IPv6 address (`::ffff:198.51.100.7`); an IPv6 address as its /64 (`2001:db8:1:2::/64`),
+ * since one host or home is usually given a whole /64 and could otherwise take a fresh address for
+ * every call. Anything that is no address ("local", in-process calls) counts as itself.
+ */
+export function clientBucketOf(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  const prefix = (parsed as ipaddr.IPv6).parts.slice(0, 4);
+  return `${new ipaddr.IPv6([...prefix, 0, 0, 0, 0]).toString()}/64`;
+}

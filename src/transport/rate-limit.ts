@@ -2,6 +2,7 @@ import { ExternalServiceError, RateLimitedError, UnauthenticatedError } from "..
 import type { AuthenticatedKey } from "../domain/keys/authenticate.js";
 import type { Redis, Result } from "ioredis";
 import { revocationMark } from "../key-revocations.js";
+import { clientBucketOf } from "./client-address.js";
 import { forgetKey } from "./key-cache.js";
 
 const WINDOW_MS = 60_000;
@@ -21,8 +22,8 @@ export const keyMeter = (key: AuthenticatedKey): Meter => ({
   keyPrefix: key.keyPrefix,
 });
 
-/** Calls with a missing or unknown key are throttled per client address, at the default limit. */
-export const addressMeter = (address: string): Meter => ({ bucket: `addr:${address}`, perMinute: null });
+/** Calls with a missing or unknown key are throttled per client address (an IPv6 one by its /64), at the default limit. */
+export const addressMeter = (address: string): Meter => ({ bucket: `addr:${clientBucketOf(address)}`, perMinute: null });
 
 declare module "ioredis" {
   interface RedisCommander<Context> {

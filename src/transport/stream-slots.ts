@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import { ExternalServiceError, RateLimitedError } from "../domain/errors.js";
 import type { Logger } from "../logger.js";
+import { clientBucketOf } from "./client-address.js";
 
 /** How many open streams one API key, and one client address, may hold across all API processes. */
 export interface StreamLimits {
@@ -9,7 +10,7 @@ export interface StreamLimits {
   perAddress: number;
 }
 
-/** Who opens a stream: the API key (none when the call has no valid key) and the client address. */
+/** Who opens a stream: the API key (none when the call has no valid key) and the client address (an IPv6 one counts by its /64). */
 export interface StreamOwner {
   keyPrefix: string | null;
   address: string;
@@ -109,7 +110,7 @@ export function createStreamSlots(redis: Redis, limits: StreamLimits, logger: Lo
     async acquire(owner: StreamOwner): Promise<StreamSlot> {
       const counted = [
         ...(owner.keyPrefix ? [{ bucket: `${BUCKETS}:key:${owner.keyPrefix}`, limit: limits.perKey, who: "API key" }] : []),
-        { bucket: `${BUCKETS}:addr:${owner.address}`, limit: limits.perAddress, who: "client address" },
+        { bucket: `${BUCKETS}:addr:${clientBucketOf(owner.address)}`, limit: limits.perAddress, who: "client address" },
       ];
       const id = randomUUID();
       let full: number;

@@ -24,6 +24,7 @@ import { findPayPageRequest, PAY_PAGE, type PayPageRequest } from "../../domain/
 import { payRequestInput } from "../../domain/requests/schemas.js";
 import type { Logger } from "../../logger.js";
 import type { RequestChangeFeed } from "../../pubsub/request-changes.js";
+import { clientBucketOf } from "../../transport/client-address.js";
 import { clientAddressOf, requestIdOf } from "../../transport/request-context.js";
 import { httpStatusOf } from "../../transport/http-status.js";
 import { fingerprintOf, withIdempotency } from "../../transport/idempotency.js";
@@ -54,7 +55,7 @@ const CSRF_COOKIE = "payreq_pay_csrf";
 const STREAM_LIFETIME_MS = 10 * 60_000;
 const HEARTBEAT_MS = 15_000;
 
-const pageMeter = (c: Context) => ({ bucket: `page:${clientAddressOf(c.req.raw)}`, perMinute: null });
+const pageMeter = (c: Context) => ({ bucket: `page:${clientBucketOf(clientAddressOf(c.req.raw))}`, perMinute: null });
 const wordsOf = (c: Context): PageWords => {
   const language = chooseLanguage(c.req.header("accept-language"));
   return { language, words: messages[language] };
