@@ -9,6 +9,7 @@ import { validate as lintDockerfile } from "dockerfile-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { API_NODE_FLAGS, WORKER_NODE_FLAGS } from "../../scripts/start/entrypoints.js";
+import { apiEnv } from "../../src/env.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const read = (file: string) => readFileSync(join(root, file), "utf8");
@@ -55,6 +56,35 @@ const sourceOf = (command: string[]) => {
     .replace(/\.js$/, ".ts");
 };
 
+/**
+ * Compose's interpolation of `${NAME}`, `${NAME:-default}` and `${NAME-default}`, defaults nested,
+ * with `env` as the environment `docker compose` runs in.
+ */
+function interpolate(text: string, env: Record<string, string>): string {
+  let out = "";
+  let i = 0;
+  while (i < text.length) {
+    if (!text.startsWith("${", i)) {
+      out += text[i++];
+      continue;
+    }
+    // `end` moves past the "}" that closes this "${".
+    let [depth, end] = [0, i];
+    do {
+      if (end >= text.length) throw new Error(`unclosed \${ in ${text}`);
+      if (text.startsWith("${", end)) [depth, end] = [depth + 1, end + 2];
+      else [depth, end] = [text[end] === "}" ? depth - 1 : depth, end + 1];
+    } while (depth > 0);
+    const inner = text.slice(i + 2, end - 1);
+    const [, name, operator, fallback] = inner.match(/^(\w+)(?:(:?-)([\s\S]*))?$/)!;
+    const value = env[name!];
+    const unset = operator === ":-" ? !value : value === undefined;
+    out += operator && unset ? interpolate(fallback!, env) : (value ?? "");
+    i = end;
+  }
+  return out;
+}
+
 describe("compose.yaml", () => {
   it("is valid by the Compose Specification's JSON schema", () => {
     expect(validateCompose(compose()), JSON.stringify(validateCompose.errors, null, 2)).toBe(true);
@@ -90,6 +120,20 @@ describe("compose.yaml", () => {
     expect(services.proxy!.depends_on).toEqual({ api: { condition: "service_healthy" } });
   });
 
+  it("gives the API the PUBLIC_URL of the environment it runs in, by default the proxy's port on loopback", () => {
+    const { services } = compose();
+    const value = services.api!.environment?.PUBLIC_URL;
+    expect(value, "payUrl and QR codes would name localhost:4000 whatever the host").toBeDefined();
+    const publicUrl = (env: Record<string, string>) => apiEnv.shape.PUBLIC_URL.parse(interpolate(value!, env));
+    expect(publicUrl({ PUBLIC_URL: "https://pay.example.com" })).toBe("https://pay.example.com");
+    // Unset, the address the proxy publishes on this host (the same ${PORT:-4000}).
+    expect(publicUrl({})).toBe("http://localhost:4000");
+    expect(publicUrl({ PORT: "8080" })).toBe("http://localhost:8080");
+    expect(interpolate(services.proxy!.ports![0]!, { PORT: "8080" })).toBe("8080:4000");
+    // Said where it is set, for the operator.
+    expect(read("compose.yaml")).toMatch(/# [^\n]*PUBLIC_URL=https:\/\/[^\n]*docker compose up/);
+  });
+
   it("keeps the database password and the signing key in Compose secrets, never in the environment", () => {
     const { services, secrets } = compose();
     expect(secrets).toEqual({
@@ -106,6 +150,20 @@ describe("compose.yaml", () => {
     expect(services.worker!.secrets).toContain("webhook-signing-key");
     expect(read("compose.yaml")).not.toMatch(/PASSWORD:|BEGIN PRIVATE KEY/);
     for (const ignore of [".gitignore", ".dockerignore"]) expect(read(ignore).split("\n"), ignore).toContain("secrets/");
+  });
+
+  it("has the README make the secret files readable by the image's user alone", () => {
+    // Compose mounts a file secret as it is on the host: its owner and mode are the container's too.
+    const production = read("README.md")
+      .split(/^## Production/m)[1]!
+      .split(/^## /m)[0]!;
+    const commands = [...production.matchAll(/```sh\n([\s\S]*?)```/g)].map(([, block]) => block).join("\n");
+    expect(commands, "the key readable by every user of the host").not.toMatch(/chmod\s+(?:[0-7]?[0-7][0-7][4-7]|[ao]\+r)\b/);
+    expect(commands).toMatch(/chmod [46]00 secrets\/\*/);
+    // uid 1000 is the `node` user of the official Node.js images, the user the Dockerfile names.
+    expect(commands).toMatch(/chown 1000 secrets\/\*/);
+    expect(read("Dockerfile")).toMatch(/^FROM node:\$\{NODE_VERSION\}-bookworm-slim AS runtime$[\s\S]*^USER node$/m);
+    expect(commands).toMatch(/umask 077/);
   });
 
   it("starts the API and the worker only once the migration has finished and PostgreSQL and Redis are healthy", () => {
