@@ -131,6 +131,9 @@ export const optional = <S extends z.ZodType>(schema: S) =>
 /** U+0000, or a surrogate code unit that is not half of a pair. */
 const ILL_FORMED = /[\u0000\p{Cs}]/u;
 
+/** Whether text is free of U+0000 and unpaired surrogates: text PostgreSQL can take as it is. */
+export const isWellFormedText = (text: string): boolean => !ILL_FORMED.test(text);
+
 /**
  * A parameter's name as an error message shows it: JSON-quoted (so in plain ASCII escapes) when the
  * name itself is ill-formed, since the message is stored and logged as text PostgreSQL must take.

@@ -44,6 +44,10 @@ describe("mergeParams", () => {
     ["a JSON list", "[1]", JSON_TYPE],
     ["JSON null", "null", JSON_TYPE],
     ["a JSON string", '"amount=1"', JSON_TYPE],
+    ["a bare JSON integer", "300", JSON_TYPE],
+    ["a bare JSON number outside the integer grammar", "1.5", JSON_TYPE],
+    ["a bare JSON number in exponent form", "1e3", JSON_TYPE],
+    ["JSON true", "true", JSON_TYPE],
     ["another content type", "amount=1", "text/plain"],
     ["a multipart body", "amount=1", "multipart/form-data; boundary=x"],
   ])("refuses %s with BAD_REQUEST", (_label, body, type) => {

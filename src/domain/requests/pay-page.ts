@@ -1,5 +1,6 @@
 import { pool, prepared } from "../../db.js";
 import type { DomainContext } from "../context.js";
+import { isWellFormedText } from "../validation.js";
 import { sandboxWalletLedgerId } from "../ledgers/sandbox.js";
 import { findRequestDetails, type RequestDetails } from "./aggregate.js";
 import { normalizeShortCode } from "./request-code.js";
@@ -39,6 +40,7 @@ const MERCHANT_AND_UNITS = `
  * as a person may type it. Null when it names nothing.
  */
 export async function findPayPageRequest(code: string): Promise<PayPageRequest | null> {
+  if (!isWellFormedText(code)) return null;
   const shortCode = normalizeShortCode(code);
   const request =
     (shortCode && (await findRequestDetails({ shortCode }))) ||

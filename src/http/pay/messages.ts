@@ -122,7 +122,7 @@ export function chooseLanguage(acceptLanguage: string | undefined): Language {
     })
     .filter((entry) => entry.primary && Number.isFinite(entry.q) && entry.q > 0)
     .sort((a, b) => b.q - a.q || a.order - b.order);
-  for (const { primary } of ranked) if (primary in messages) return primary as Language;
+  for (const { primary } of ranked) if (Object.hasOwn(messages, primary)) return primary as Language;
   return "en";
 }
 

@@ -27,6 +27,7 @@ import type { RequestChangeFeed } from "../../pubsub/request-changes.js";
 import { clientBucketOf } from "../../transport/client-address.js";
 import { clientAddressOf, requestIdOf } from "../../transport/request-context.js";
 import { httpStatusOf } from "../../transport/http-status.js";
+import { formParams } from "../../transport/form-params.js";
 import { fingerprintOf, withIdempotency } from "../../transport/idempotency.js";
 import type { Links } from "../../transport/links.js";
 import type { RateLimiter } from "../../transport/rate-limit.js";
@@ -191,7 +192,13 @@ export function mountPayPage(app: Hono, { limiter, changes, links, logger, publi
     if (!sameSite(c, publicOrigin))
       return answer(403, refusal("FORBIDDEN", "A payment must come from the pay page itself."), "FORBIDDEN");
     await limiter.charge(pageMeter(c), 1);
-    const form = await c.req.parseBody();
+    const form = await readForm(c);
+    if (!form)
+      return answer(
+        400,
+        refusal("BAD_REQUEST", "Send the form as application/x-www-form-urlencoded or multipart/form-data."),
+        "BAD_REQUEST",
+      );
     const cookie = getCookie(c, CSRF_COOKIE);
     if (!cookie || typeof form["csrf"] !== "string" || form["csrf"] !== cookie)
       return answer(403, refusal("FORBIDDEN", "The form has expired: reload the page."), "FORBIDDEN");
@@ -243,6 +250,23 @@ export function mountPayPage(app: Hono, { limiter, changes, links, logger, publi
       await Promise.all([...streams.keys()].map((stream) => stream.close().catch(() => {})));
     },
   };
+}
+
+/**
+ * The payment form's fields, or null for a body that is not a readable form. A URL-encoded body is
+ * decoded strictly (transport/form-params.ts): bytes that are not UTF-8 reach the wallet id as an
+ * unpaired surrogate, which the payment refuses, never as U+FFFD. A file field is not text.
+ */
+async function readForm(c: Context): Promise<Record<string, string> | null> {
+  const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type === "application/x-www-form-urlencoded") return formParams(await c.req.text());
+  if (type !== "multipart/form-data") return null;
+  try {
+    const fields = await c.req.parseBody();
+    return Object.fromEntries(Object.entries(fields).filter((field): field is [string, string] => typeof field[1] === "string"));
+  } catch {
+    return null;
+  }
 }
 
 const refusal = (code: string, message: string) => ({ error: { code, message } });

@@ -1,7 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
 import { ValidationError } from "../../domain/errors.js";
-import { parseJson } from "../../transport/json.js";
+import { formParams } from "../../transport/form-params.js";
+import { JsonNumberText, parseJson } from "../../transport/json.js";
 import { declaredBodyLength, MAX_BODY_BYTES } from "../limits.js";
 
 export type Params = Record<string, unknown>;
@@ -32,34 +33,6 @@ export function mergeParams(search: string, text: string, contentType: string | 
   );
 }
 
-/**
- * Form-encoded parameters (a query string or a body). Percent-encoded bytes that are not UTF-8 (an
- * encoded lone surrogate, say) are not read as U+FFFD, as URLSearchParams would: they leave an
- * unpaired surrogate in the value, which its parameter refuses with its own INVALID_* code.
- */
-export function formParams(text: string): Params {
-  return Object.fromEntries(
-    text
-      .split("&")
-      .filter(Boolean)
-      .map((pair) => {
-        const at = pair.indexOf("=");
-        return at < 0 ? [decodeStrictly(pair), ""] : [decodeStrictly(pair.slice(0, at)), decodeStrictly(pair.slice(at + 1))];
-      }),
-  );
-}
-
-/** Decodes form encoding; a run of percent-encoded bytes that is not UTF-8 becomes a lone surrogate. A stray `%` stays as it is. */
-function decodeStrictly(text: string): string {
-  return text.replace(/\+/g, " ").replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
-    try {
-      return decodeURIComponent(run);
-    } catch {
-      return "\ud800";
-    }
-  });
-}
-
 function parseJsonObject(text: string): Params {
   let body: unknown;
   try {
@@ -67,7 +40,8 @@ function parseJsonObject(text: string): Params {
   } catch {
     throw new ValidationError("BAD_REQUEST", "The body is not valid JSON.");
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+  // A bare number outside the integer grammar (1.5, 1e3) is parsed as a JsonNumberText object.
+  if (typeof body !== "object" || body === null || Array.isArray(body) || body instanceof JsonNumberText) {
     throw new ValidationError("BAD_REQUEST", "The JSON body must be an object of parameters.");
   }
   if (nestedDeeperThan(body, MAX_DEPTH)) {
