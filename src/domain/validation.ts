@@ -62,7 +62,7 @@ export const wholeNumber = (min: number, max: number) => {
 };
 
 /** Text of at most `max` characters. */
-export const text = (max: number) => z.string().trim().min(1).max(max, `must be at most ${max} characters`);
+export const text = (max: number) => z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`);
 
 export const ledgerId = z
   .string()
@@ -124,9 +124,12 @@ export function checkInput<S extends z.ZodObject>(
   return { success: false, field, problem };
 }
 
-/** An optional parameter: absent, null or an empty string all mean "not given". */
+/** An optional parameter: absent, null or text that is empty once trimmed all mean "not given". */
 export const optional = <S extends z.ZodType>(schema: S) =>
-  z.preprocess((value) => (value === "" || value === null ? undefined : value), schema.optional());
+  z.preprocess(
+    (value) => (value === null || (typeof value === "string" && value.trim() === "") ? undefined : value),
+    schema.optional(),
+  );
 
 /** U+0000, or a surrogate code unit that is not half of a pair. */
 const ILL_FORMED = /[\u0000\p{Cs}]/u;
@@ -140,15 +143,26 @@ export const isWellFormedText = (text: string): boolean => !ILL_FORMED.test(text
  */
 const shown = (field: string) => (ILL_FORMED.test(field) ? JSON.stringify(field) : field);
 
-/** The top-level field of an input whose text (at any depth, keys included) is ill-formed, if any. */
+/**
+ * The top-level field of an input whose text (at any depth, keys included) is ill-formed, if any.
+ * Walked without recursion: a transport bounds how deep its input nests, this walk does not.
+ */
 function fieldWithIllFormedText(input: unknown): string | null {
   if (typeof input !== "object" || input === null) return null;
-  const illFormed = (value: unknown, depth: number): boolean =>
-    typeof value === "string"
-      ? ILL_FORMED.test(value)
-      : depth < 8 &&
-        typeof value === "object" &&
-        value !== null &&
-        Object.entries(value).some(([key, v]) => ILL_FORMED.test(key) || illFormed(v, depth + 1));
-  return Object.entries(input).find(([key, value]) => ILL_FORMED.test(key) || illFormed(value, 0))?.[0] ?? null;
+  const illFormed = (value: unknown): boolean => {
+    const stack = [value];
+    while (stack.length > 0) {
+      const current = stack.pop();
+      if (typeof current === "string") {
+        if (ILL_FORMED.test(current)) return true;
+      } else if (typeof current === "object" && current !== null) {
+        for (const [key, child] of Object.entries(current)) {
+          if (ILL_FORMED.test(key)) return true;
+          stack.push(child);
+        }
+      }
+    }
+    return false;
+  };
+  return Object.entries(input).find(([key, value]) => ILL_FORMED.test(key) || illFormed(value))?.[0] ?? null;
 }
