@@ -4,11 +4,25 @@ import { Redis } from "ioredis";
  * How a revocation reaches running API processes: a mark per revoked key in Redis. An API process
  * takes a key it has read as valid for a few seconds (transport/key-cache.ts); the rate limit's
  * charge, made before a call uses its key, reads the mark in the same round trip, so a revoked key
- * is refused at once by every process. The mark outlives every such reading by far. Its braces are
- * a Redis Cluster hash tag, the key's rate counter's: the script reads both, so they share a slot.
+ * is refused at once by every process. A stream, which makes no more calls once open, is ended by
+ * its process within REVOKED_STREAMS_CHECK_MS (revokedAmong, graphql/stream-limit.ts). The mark
+ * outlives every such reading by far. Its braces are a Redis Cluster hash tag, the key's rate
+ * counter's: the script reads both, so they share a slot.
  */
 export const revocationMark = (prefix: string) => `payreq:revoked:{key:${prefix}}`;
 export const REVOCATION_MARK_MS = 10 * 60_000;
+
+/**
+ * How often an API process reads the marks of the keys it holds subscription streams of: a revoked
+ * key's streams end within this long. One EXISTS per key with streams open here, only while any is.
+ */
+export const REVOKED_STREAMS_CHECK_MS = 2_000;
+
+/** Of these key prefixes, the ones marked revoked: one EXISTS each (in cluster mode, each on its key's node). */
+export async function revokedAmong(redis: Pick<Redis, "exists">, prefixes: readonly string[]): Promise<string[]> {
+  const marked = await Promise.all(prefixes.map((prefix) => redis.exists(revocationMark(prefix))));
+  return prefixes.filter((_, i) => marked[i] === 1);
+}
 
 let redis: Redis | undefined;
 

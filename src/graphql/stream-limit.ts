@@ -1,10 +1,24 @@
 import type { ExecutionResult } from "graphql";
 import { isAsyncIterable, type Plugin, type YogaInitialContext } from "graphql-yoga";
-import { DomainError, ExternalServiceError } from "../domain/errors.js";
+import { DomainError, ExternalServiceError, UnauthenticatedError } from "../domain/errors.js";
 import { clientAddressOf } from "../transport/request-context.js";
 import type { StreamSlot, StreamSlots } from "../transport/stream-slots.js";
 import type { GraphQLContext } from "./context.js";
 import { refusalOf } from "./refusal.js";
+
+/** How the streams of revoked keys are found (key-revocations.ts). */
+export interface RevokedKeys {
+  /** Of these key prefixes, the revoked ones; never rejects (what cannot be read is taken as not revoked, this time). */
+  among: (prefixes: string[]) => Promise<string[]>;
+  /** How often the keys of this process's open streams are looked up while it holds any. */
+  everyMs: number;
+}
+
+/** One open stream: its key (null without one), and how to end it, with a last result or none. */
+interface OpenStream {
+  keyPrefix: string | null;
+  close: (last?: ExecutionResult) => Promise<void>;
+}
 
 /**
  * Bounds the subscription streams open at once per API key and per client address (see
@@ -12,21 +26,47 @@ import { refusalOf } from "./refusal.js";
  * Retry-After and `extensions.code` RATE_LIMIT_EXCEEDED. A stream gives its place back as soon as
  * it ends: the client went away, the subscription ended, or `closeAll` ended it.
  *
+ * A key's revocation ends its streams too, in every process: each looks up the keys of its open
+ * streams every `revoked.everyMs`, and a revoked key's streams get a last result, the error
+ * KEY_NOT_AUTHORIZED, then `complete`.
+ *
  * The plugin goes after every plugin that may refuse an operation, so a refused one takes no place.
  */
-export function boundedStreams(slots: StreamSlots) {
-  const open = new Set<() => Promise<void>>();
+export function boundedStreams(slots: StreamSlots, revoked?: RevokedKeys) {
+  const open = new Set<OpenStream>();
   let stopping = false;
+  let checks: NodeJS.Timeout | null = null;
+  let checking = false;
+
+  /** Ends the streams of the keys found revoked since the last look; stops looking while no stream has a key. */
+  async function endRevoked(): Promise<void> {
+    const prefixes = new Set([...open].flatMap((stream) => (stream.keyPrefix ? [stream.keyPrefix] : [])));
+    if (prefixes.size === 0 && checks) {
+      clearInterval(checks);
+      checks = null;
+    }
+    if (prefixes.size === 0 || checking || !revoked) return;
+    checking = true;
+    try {
+      const found = new Set(await revoked.among([...prefixes]));
+      if (found.size === 0) return;
+      const last = refusal(new UnauthenticatedError("The API key was revoked; its streams have ended."));
+      await Promise.all([...open].filter((stream) => found.has(stream.keyPrefix!)).map((stream) => stream.close(last)));
+    } finally {
+      checking = false;
+    }
+  }
 
   const plugin: Plugin<GraphQLContext> = {
     onSubscribe({ subscribeFn, setSubscribeFn }) {
       setSubscribeFn(async (args) => {
         const context = args.contextValue as GraphQLContext & YogaInitialContext;
         let slot: StreamSlot;
+        let keyPrefix: string | null;
         try {
           // A call without a valid key is counted by its address only; its field then fails with KEY_NOT_AUTHORIZED.
-          const key = await context.key().catch(() => null);
-          slot = await slots.acquire({ keyPrefix: key?.keyPrefix ?? null, address: clientAddressOf(context.request) });
+          keyPrefix = (await context.key().catch(() => null))?.keyPrefix ?? null;
+          slot = await slots.acquire({ keyPrefix, address: clientAddressOf(context.request) });
         } catch (error) {
           if (error instanceof DomainError) return refusal(error);
           throw error;
@@ -48,7 +88,10 @@ export function boundedStreams(slots: StreamSlots) {
           await result[Symbol.asyncIterator]().return?.();
           return refusal(new ExternalServiceError("The service is stopping; subscribe again."));
         }
-        return endable(result, slot, open);
+        // A subscription's source yields execution results (graphql's subscribe).
+        const stream = endable(result as AsyncIterable<ExecutionResult>, slot, keyPrefix, open);
+        if (revoked && keyPrefix && !checks) checks = setInterval(() => void endRevoked(), revoked.everyMs).unref();
+        return stream;
       });
     },
   };
@@ -60,7 +103,7 @@ export function boundedStreams(slots: StreamSlots) {
      * places are given back.
      */
     async closeAll(): Promise<void> {
-      await Promise.all([...open].map((close) => close()));
+      await Promise.all([...open].map((stream) => stream.close()));
     },
     /** Ends every open stream, as closeAll, and refuses any stream that is still opening (the process is stopping). */
     stop(): Promise<void> {
@@ -75,38 +118,58 @@ function refusal(error: DomainError): ExecutionResult {
 }
 
 /**
- * `source` as an iterator that can be ended from outside (`open` holds its `close`), and that
- * gives back its slot the moment it ends, whichever way: the source ran out or failed, the consumer
- * returned (the client went away), or it was closed.
+ * `source` as an iterator that can be ended from outside (`open` holds it while it is open), and
+ * that gives back its slot the moment it ends, whichever way: the source ran out or failed, the
+ * consumer returned (the client went away), or it was closed.
  */
-function endable<T>(source: AsyncIterable<T>, slot: StreamSlot, open: Set<() => Promise<void>>): AsyncIterableIterator<T> {
+function endable(
+  source: AsyncIterable<ExecutionResult>,
+  slot: StreamSlot,
+  keyPrefix: string | null,
+  open: Set<OpenStream>,
+): AsyncIterableIterator<ExecutionResult> {
+  type Result = IteratorResult<ExecutionResult>;
   const iterator = source[Symbol.asyncIterator]();
-  let waiting: ((result: IteratorResult<T>) => void) | null = null;
-  const done = (): IteratorResult<T> => ({ done: true, value: undefined });
+  let waiting: ((result: Result) => void) | null = null;
+  const done = (): Result => ({ done: true, value: undefined });
   let released: Promise<void> | null = null;
+  /** The result a stream closed with is still to give, before it is done. */
+  let lastResult: Result | null = null;
   const end = (): Promise<void> => {
     if (released) return released;
-    open.delete(close);
+    open.delete(stream);
     released = slot.release();
     void iterator.return?.()?.catch(() => {});
     return released;
   };
-  // Ended from outside: the pending `next` answers done, and Yoga completes the stream.
-  const close = () => {
-    const wake = waiting;
-    waiting = null;
-    const release = end();
-    wake?.(done());
-    return release;
+  // Ended from outside: the pending `next` answers the last result (if any) or done, and Yoga
+  // completes the stream once it is done.
+  const stream: OpenStream = {
+    keyPrefix,
+    close(last) {
+      if (released) return released;
+      const wake = waiting;
+      waiting = null;
+      const release = end();
+      const first: Result = last ? { done: false, value: last } : done();
+      if (wake) wake(first);
+      else if (last) lastResult = first;
+      return release;
+    },
   };
-  open.add(close);
+  open.add(stream);
   return {
     [Symbol.asyncIterator]() {
       return this;
     },
     next() {
+      if (lastResult) {
+        const last = lastResult;
+        lastResult = null;
+        return Promise.resolve(last);
+      }
       if (released) return Promise.resolve(done());
-      return new Promise<IteratorResult<T>>((resolve, reject) => {
+      return new Promise<Result>((resolve, reject) => {
         waiting = resolve;
         // Once the consumer has returned (the client went away), a late answer of the source is
         // dropped: Yoga would write it to a stream already cancelled.
@@ -128,6 +191,7 @@ function endable<T>(source: AsyncIterable<T>, slot: StreamSlot, open: Set<() => 
     },
     return() {
       waiting = null;
+      lastResult = null;
       void end();
       return Promise.resolve(done());
     },

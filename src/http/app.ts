@@ -4,6 +4,7 @@ import { declaredBodyLength, MAX_BODY_BYTES } from "./limits.js";
 import type { Redis } from "ioredis";
 import type { Logger } from "../logger.js";
 import { pool } from "../db.js";
+import { revokedAmong, REVOKED_STREAMS_CHECK_MS } from "../key-revocations.js";
 import { publishedSigningKeys } from "../domain/webhooks/signing-keys.js";
 import { publishRequestChanges, subscribeRequestChanges } from "../pubsub/request-changes.js";
 import { redisReachable } from "../transport/redis.js";
@@ -47,7 +48,15 @@ export interface AppParts {
 export function createApp({ config, logger, redis, tracing }: AppParts) {
   const feed = subscribeRequestChanges(config.redis.url, logger);
   const stopPublishing = publishRequestChanges(redis, logger);
-  const streams = boundedStreams(createStreamSlots(redis, config.subscriptions, logger));
+  const streams = boundedStreams(createStreamSlots(redis, config.subscriptions, logger), {
+    // While Redis cannot be read, streams stay open; the next look finds the revocation.
+    among: (prefixes) =>
+      revokedAmong(redis, prefixes).catch((err: unknown) => {
+        logger.warn({ err }, "could not look up whether the keys of open subscription streams were revoked");
+        return [];
+      }),
+    everyMs: REVOKED_STREAMS_CHECK_MS,
+  });
   const limiter = createRateLimiter(redis, config.rateLimit.perMinute);
   const contexts = createRequestContexts(limiter, logger);
   const caller = callerMiddleware(contexts, limiter);

@@ -29,6 +29,7 @@ export function openStream(
 ) {
   const url = new URL("/graphql", base);
   const events: Change[] = [];
+  const errors: { message: string; extensions?: { code?: string } }[] = [];
   const listeners = new Set<() => void>();
   const notify = () => listeners.forEach((listener) => listener());
   let failure: Error | null = null;
@@ -73,8 +74,11 @@ export function openStream(
             .trim();
           if (event === "complete") completed = true;
           if (!data) continue; // a keep-alive comment, or the completion
-          const payload = JSON.parse(data) as { data?: { paymentRequestChanged: Change }; errors?: unknown[] };
-          if (payload.errors) failure ??= new Error(`the stream carried an error: ${data}`);
+          const payload = JSON.parse(data) as { data?: { paymentRequestChanged: Change }; errors?: typeof errors };
+          if (payload.errors) {
+            errors.push(...payload.errors);
+            failure ??= new Error(`the stream carried an error: ${data}`);
+          }
           if (payload.data) {
             events.push(payload.data.paymentRequestChanged);
             onChange(payload.data.paymentRequestChanged);
@@ -115,6 +119,8 @@ export function openStream(
 
   return {
     events,
+    /** The errors the stream carried (each is also its failure). */
+    errors,
     opened,
     refusal: () => refusal,
     /** Whether the server ended the stream with a `complete` event. */
