@@ -1,14 +1,22 @@
 import { built } from "../built.js";
 import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { authenticate } from "../../src/domain/keys/authenticate.js";
+import { currentSigningKid } from "../../src/domain/webhooks/signing-keys.js";
 import { expectCode } from "../expect-error.js";
 import { holdingSigningKeys } from "../signing-key-lock.js";
 import { ownDatabase, projectCopy } from "../start/project-copy.js";
 
 const run = promisify(execFile);
+
+/** Counts 1 once the current signing key is not the one current when this was called. */
+function currentSigningKidChanged() {
+  const before = currentSigningKid();
+  return async () => Number((await currentSigningKid()) !== (await before));
+}
 
 /** Runs `npm run admin -- …` as an operator would, against the test database. */
 async function admin(...args: string[]) {
@@ -114,6 +122,67 @@ describe("admin CLI", () => {
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("Usage: npm run admin");
   });
+
+  it(
+    "refuses any word or option a command does not read, with exit 2 and one line, and makes nothing",
+    { timeout: 120_000 },
+    async () => {
+      const merchant = JSON.parse((await admin("merchant", "create", "--name", "Strict Co", "--json")).stdout) as {
+        merchantId: string;
+      };
+      const key = JSON.parse((await admin("key", "create", "--payer", "--json")).stdout) as { prefix: string };
+      const mark = `stray-${randomUUID()}`;
+      const balance = String(9_000_000_000 + Math.floor(Math.random() * 1_000_000_000));
+      /** Each command as it works; what it would have made (counted); an option other commands read but it does not. */
+      const commands: [string[], () => Promise<number>, string][] = [
+        [["merchant", "create", "--name", mark], () => db.merchant.count({ where: { name: mark } }), "--payer"],
+        [
+          ["merchant", "redirect-urls", "--merchant", merchant.merchantId, "https://shop.example/"],
+          async () => (await db.merchant.findUniqueOrThrow({ where: { id: merchant.merchantId } })).allowedRedirectUrls.length,
+          "--payer",
+        ],
+        [
+          ["client", "create", "--merchant", merchant.merchantId, "--name", mark],
+          () => db.client.count({ where: { name: mark } }),
+          "--payer",
+        ],
+        [["key", "create", "--payer", "--label", mark], () => db.apiKey.count({ where: { label: mark } }), "--json=x"],
+        [
+          ["key", "revoke", key.prefix],
+          () => db.apiKey.count({ where: { prefix: key.prefix, revokedAt: { not: null } } }),
+          "--payer",
+        ],
+        [
+          ["wallet", "create", "--currency", "NZD", "--balance", balance],
+          () => db.sandboxWallet.count({ where: { balance: BigInt(balance) } }),
+          "--name=x",
+        ],
+        [["signing-key", "rotate"], currentSigningKidChanged(), "--merchant=x"],
+      ];
+      const refused = commands.flatMap(([args, , otherOption]) => [
+        // `merchant redirect-urls` reads every word after its name as a URL.
+        ...(args[1] === "redirect-urls" ? [] : [[...args, "EUR", "--json"]]),
+        [...args, "--currency-code", "EUR", "--json"],
+        [...args, otherOption, "--json"],
+      ]);
+      const answers = await holdingSigningKeys(() => Promise.all(refused.map((args) => admin(...args))));
+      refused.forEach((args, i) => {
+        const { code, stdout, stderr } = answers[i]!;
+        const command = args.slice(0, 2).join(" ");
+        expect({ args, code, stdout, stderr }).toEqual({
+          args,
+          code: 2,
+          stdout: "",
+          stderr: expect.stringMatching(
+            new RegExp(
+              `^${command}(: Unknown option '--[a-z-]+'|: Option '--json' does not take an argument| does not take "EUR")\\. Usage: npm run admin -- ${command}\\b[^\\n]*\\[--json\\]\\n$`,
+            ),
+          ),
+        });
+      });
+      for (const [args, made] of commands) expect({ args, made: await made() }).toEqual({ args, made: 0 });
+    },
+  );
 
   it("prints nothing but its JSON on stdout when run through npm as the README shows (--silent)", async () => {
     const { stdout } = await run(

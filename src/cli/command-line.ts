@@ -1,0 +1,82 @@
+/**
+ * The operator CLI's command line (`npm run admin -- <command> [--json]`), read strictly before
+ * anything else loads: a command line the CLI does not read makes nothing and touches nothing.
+ */
+import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
+
+export const USAGE = `Usage: npm run admin -- <command> [--json]
+
+  merchant create --name NAME [--currency NZD]   a merchant with a sandbox configuration and a merchant key
+  merchant redirect-urls --merchant ID [URL ...] the URLs the merchant's requests may send payers back to from
+                                                 the pay page (a redirectUrl must start with one); replaces the
+                                                 list, none given clears it (legacy allowedRedirectUrls)
+  client create --merchant ID [--name NAME]      a client configuration (a copy of the merchant's items)
+  key create --merchant ID | --payer [--label L] an API key (shown once)
+  key revoke KEY_PREFIX                          revoke a key by its prefix (mk_… or pk_…)
+  wallet create --currency NZD --balance N       a sandbox wallet holding N minimum units
+  signing-key rotate                             a new current webhook signing key; the old one stays published
+                                                 for WEBHOOK_KEY_OVERLAP (run where the worker keeps its keys)`;
+
+const string = { type: "string" } as const;
+const flag = { type: "boolean", default: false } as const;
+
+/**
+ * What each command reads: its options, and whether it takes words after its name (`positional`,
+ * shown in its usage line). Anything else on its command line is refused, before anything is made:
+ * a stray word was once read as nothing, and `merchant create --name Stray EUR` made an NZD merchant.
+ */
+const commands = {
+  "merchant create": { usage: "--name NAME [--currency NZD]", options: { name: string, currency: string } },
+  "merchant redirect-urls": { usage: "--merchant ID [URL ...]", options: { merchant: string }, positional: "any" },
+  "client create": { usage: "--merchant ID [--name NAME]", options: { merchant: string, name: string } },
+  "key create": { usage: "--merchant ID | --payer [--label L]", options: { merchant: string, payer: flag, label: string } },
+  "key revoke": { usage: "KEY_PREFIX", options: {}, positional: "one" },
+  "wallet create": { usage: "--currency NZD --balance N", options: { currency: string, balance: string } },
+  "signing-key rotate": { usage: "", options: {} },
+} as const satisfies Record<string, { usage: string; options: ParseArgsOptionsConfig; positional?: "one" | "any" }>;
+export type Command = keyof typeof commands;
+
+/** Options every command takes. */
+const common = { json: flag, help: { type: "boolean", short: "h", default: false } } as const;
+
+/** A command line the CLI does not read; `full` when the whole usage helps more than the command's line. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly full = false,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The command line, read strictly: the command's name (two words), then only what that command
+ * reads. A problem is a UsageError saying, in one line, what was wrong and the command's usage.
+ */
+export function readCommandLine(args: string[]) {
+  // The command's name is the first two words that are not options or their values (options may come first).
+  const every = Object.assign({}, ...Object.values(commands).map((spec) => spec.options), common) as ParseArgsOptionsConfig;
+  const name = parseArgs({ args, options: every, strict: false, allowPositionals: true }).positionals.slice(0, 2).join(" ");
+  if (!(name in commands)) {
+    if (parseArgs({ args, options: every, strict: false }).values.help === true) return { help: true } as const;
+    throw new UsageError(name ? `unknown command: ${name}` : "no command given", true);
+  }
+  const command = name as Command;
+  const spec: { usage: string; options: ParseArgsOptionsConfig; positional?: "one" | "any" } = commands[command];
+  const usage = `Usage: npm run admin -- ${command}${spec.usage && ` ${spec.usage}`} [--json]`;
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  try {
+    parsed = parseArgs({ args, options: { ...spec.options, ...common }, allowPositionals: true, strict: true });
+  } catch (error) {
+    // Node's own messages, such as "Unknown option '--payer'. To specify a positional argument starting with a '-', …", in one line.
+    throw new UsageError(`${command}: ${(error as Error).message.split(". ")[0]!.replace(/\.$/, "")}. ${usage}`);
+  }
+  if (parsed.values.help) return { help: true } as const;
+  const rest = parsed.positionals.slice(2);
+  const allowed = spec.positional === "any" ? Infinity : spec.positional === "one" ? 1 : 0;
+  if (rest.length > allowed) throw new UsageError(`${command} does not take ${JSON.stringify(rest[allowed])}. ${usage}`);
+  if (spec.positional === "one" && rest.length === 0) throw new UsageError(`${command} takes ${spec.usage}. ${usage}`);
+  if (command === "key create" && parsed.values.payer === Boolean(parsed.values.merchant))
+    throw new UsageError(`key create takes --merchant ID or --payer. ${usage}`);
+  return { command, values: parsed.values, words: rest };
+}
