@@ -2,8 +2,11 @@
 
 export interface BenchOptions {
   quick: boolean;
-  /** `--only=webhooks` runs the webhook section alone (for work on the worker), `--only=tracing` the tracing section. */
-  only?: "webhooks" | "tracing";
+  /**
+   * `--only=webhooks` runs the webhook section alone (for work on the worker), `--only=tracing` the tracing section,
+   * `--only=isolation` the tenant-isolation section.
+   */
+  only?: "webhooks" | "tracing" | "isolation";
   /** Seconds of each measured run, and of the unmeasured warm-up before it. */
   duration: number;
   warmup: number;
@@ -20,11 +23,11 @@ export interface BenchOptions {
 }
 
 /** The arguments `npm run bench --` takes. */
-export const USAGE = "expected --quick and/or one of --only=webhooks, --only=tracing";
+export const USAGE = "expected --quick and/or one of --only=webhooks, --only=tracing, --only=isolation";
 
 /** Reads the arguments; throws on any it does not know. */
 export function parseOptions(args: string[]): BenchOptions {
-  const sections = ["webhooks", "tracing"] as const;
+  const sections = ["webhooks", "tracing", "isolation"] as const;
   const only = sections.filter((section) => args.includes(`--only=${section}`));
   const unknown = args.filter((arg) => arg !== "--quick" && !sections.some((section) => arg === `--only=${section}`));
   if (unknown.length || only.length > 1)

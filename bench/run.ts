@@ -23,7 +23,7 @@ import { measureRetention } from "./retention.js";
 import { measureScale } from "./scale.js";
 import { startService } from "./service.js";
 import { measureFanOut } from "./subscriptions.js";
-import { targets } from "./targets.js";
+import { isolationTargets, targets } from "./targets.js";
 import { measureThroughput } from "./throughput.js";
 import { measureTracing } from "./tracing.js";
 import { measureWebhooks } from "./webhooks.js";
@@ -83,6 +83,16 @@ const bench: Bench = {
   timing: { warmup: options.warmup, duration: options.duration, ticksPerSecond },
 };
 
+const isolationSection = async () => {
+  console.log("\nTenant isolation (another tenant's calls one at a time; blocks with and without the flood alternate)");
+  return measureIsolation(bench, env, options);
+};
+if (options.only === "isolation") {
+  printTargets(isolationTargets(await isolationSection()));
+  await sql.end();
+  await finish();
+}
+
 if (!options.only) {
   console.log(`\nThroughput and latency (autocannon, ${options.warmup} s warm-up then ${options.duration} s per run)`);
   for (const [i, c] of options.connections.entries()) await measureThroughput(bench, c, { cold: i === 0 });
@@ -110,8 +120,7 @@ if (options.only === "webhooks") {
 console.log("\nSubscriptions");
 const subscriptionFanOut = await measureFanOut(bench, options);
 
-console.log("\nTenant isolation (another tenant's calls one at a time; blocks with and without the flood alternate)");
-const isolation = await measureIsolation(bench, env, options);
+const isolation = await isolationSection();
 
 console.log("\nScale");
 const scale = await measureScale(bench, options);

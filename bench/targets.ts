@@ -17,6 +17,10 @@ const atLeast = (name: string, value: number | null, goal: number): Target => ({
 const atMost = (name: string, value: number | null, goal: number): Target => ({ name, value, goal, direction: "at most" });
 const below = (name: string, value: number | null, goal: number): Target => ({ name, value, goal, direction: "below" });
 
+/** Another tenant's p95 under each flood of the isolation section, at most twice its idle p95. */
+export const isolationTargets = (isolation: Isolation[]): Target[] =>
+  isolation.map(({ flood, ratio }) => atMost(`another tenant's p95 under a ${flood} flood ≤ 2 × idle`, ratio, 2));
+
 export function targets({ rows, memory, webhooks, isolation, scale, scaleSteps: [small, large] }: Figures): Target[] {
   const rps = (key: string) => rowOf(key, 16, rows)?.rps ?? null;
   const p99 = (key: string) => rowOf(key, 16, rows)?.p99 ?? null;
@@ -39,7 +43,7 @@ export function targets({ rows, memory, webhooks, isolation, scale, scaleSteps: 
     atMost("supervisor (with its helpers) peak RSS ≤ 60 MiB", supervisorMiB(memory, "peakMiB"), 60),
     atLeast("≥ 2000 notifications per second", webhooks.deliveriesPerSecond, 2000),
     below("pay → notification p99 < 50 ms when idle", webhooks.p99, 50),
-    ...isolation.map(({ flood, ratio }) => atMost(`another tenant's p95 under a ${flood} flood ≤ 2 × idle`, ratio, 2)),
+    ...isolationTargets(isolation),
     atMost(
       `info p99 at ${count(large)} rows ≤ 1.5 × at ${count(small)}`,
       scale[large] === undefined ? null : ratio(scale[large], Math.max(scale[small] ?? 0, 1)),
