@@ -40,12 +40,33 @@ builder.scalarType("DateTime", {
   description: "An instant, as an ISO 8601 UTC string with milliseconds.",
   serialize: (value) => (value instanceof Date ? value : new Date(value as string)).toISOString(),
   parseValue: (value) => {
-    const date = typeof value === "string" ? new Date(value) : new Date(NaN);
-    // Years 1 to 9999: what ISO 8601 writes without an expanded year, and what the database stores.
-    if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999)
-      throw new GraphQLError("DateTime must be an ISO 8601 string in the years 1 to 9999", {
+    const date = typeof value === "string" ? isoInstant(value) : null;
+    if (!date)
+      throw new GraphQLError("DateTime must be an ISO 8601 date or date and time, in the years 1 to 9999", {
         extensions: { code: "BAD_REQUEST", http: { status: 400 } },
       });
     return date;
   },
 });
+
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/**
+ * An ISO 8601 date (midnight UTC) or date and time with its offset, as an instant; null for any
+ * other text, and for a date that is not in the calendar (`2026-02-30`, `T24:00`), which Date would
+ * roll over into the next day or month. Years 1 to 9999: what ISO 8601 writes without an expanded
+ * year, and what the database stores.
+ */
+function isoInstant(text: string): Date | null {
+  const parts = ISO_8601.exec(text);
+  if (!parts) return null;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = parts.slice(1, 7).map((part) => Number(part ?? 0));
+  const offset = parts[7];
+  if (year! < 1 || hour > 23 || minute > 59 || second > 59) return null;
+  if (offset && offset !== "Z" && (Number(offset.slice(1, 3)) > 23 || Number(offset.slice(4)) > 59)) return null;
+  const calendar = new Date(Date.UTC(year!, month! - 1, day!));
+  calendar.setUTCFullYear(year!);
+  if (calendar.getUTCMonth() !== month! - 1 || calendar.getUTCDate() !== day!) return null;
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999 ? null : date;
+}

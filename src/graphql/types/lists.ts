@@ -1,4 +1,5 @@
 import type { FieldRef } from "@pothos/core";
+import { ValidationError } from "../../domain/errors.js";
 import { listRequests, listTransactions } from "../../domain/requests/list.js";
 import { builder } from "../builder.js";
 import { RequestStatusEnum, TransactionTypeEnum } from "../enums.js";
@@ -28,15 +29,29 @@ const TransactionFilter = builder.inputType("TransactionFilter", {
 });
 
 /**
- * Reads `after` and `before` with decodeListCursor before Pothos does: a forged cursor is then a
- * BAD_REQUEST rather than a Pothos error without a code, or a database error once Prisma uses it.
+ * Reads a page's arguments before Pothos does: a forged cursor, a negative `first` or `last`, and
+ * the pairs Pothos does not page with (`after` with `before` or `last`, `before` with `first`) are
+ * then BAD_REQUEST, rather than a Pothos error without a code, or a database error once Prisma uses
+ * the cursor.
  */
-function refusingForgedCursors<R extends FieldRef<typeof builder.$inferSchemaTypes>>(ref: R): R {
+function refusingBadPages<R extends FieldRef<typeof builder.$inferSchemaTypes>>(ref: R): R {
   ref.updateConfig((config) => ({
     ...config,
     argMappers: [
       ...config.argMappers,
       (args) => {
+        for (const name of ["first", "last"] as const) {
+          const size = args[name] as unknown;
+          if (typeof size === "number" && size < 0) throw new ValidationError("BAD_REQUEST", `${name} must not be negative.`);
+        }
+        const given = (name: string) => args[name] !== null && args[name] !== undefined;
+        for (const [one, other] of [
+          ["after", "before"],
+          ["after", "last"],
+          ["before", "first"],
+        ] as const)
+          if (given(one) && given(other))
+            throw new ValidationError("BAD_REQUEST", `${one} and ${other} cannot be given together.`);
         for (const cursor of [args.after, args.before]) if (typeof cursor === "string") decodeListCursor(cursor);
         return args;
       },
@@ -46,7 +61,7 @@ function refusingForgedCursors<R extends FieldRef<typeof builder.$inferSchemaTyp
 }
 
 builder.queryFields((t) => ({
-  paymentRequests: refusingForgedCursors(
+  paymentRequests: refusingBadPages(
     t.prismaConnection(
       {
         type: "PaymentRequest",
@@ -59,7 +74,7 @@ builder.queryFields((t) => ({
       { description: "A payment request and its cursor." },
     ),
   ),
-  transactions: refusingForgedCursors(
+  transactions: refusingBadPages(
     t.prismaConnection(
       {
         type: "Transaction",
