@@ -19,7 +19,7 @@ export const testEnv = {
   LOG_LEVEL: "silent",
   CORS_ORIGINS: "https://dashboard.example",
   RATE_LIMIT_PER_MINUTE: "100000",
-  // Spawned API processes each serve metrics on a free port.
+  // Spawned API processes serve no metrics port (tests of the metrics call the metrics app itself).
   METRICS_PORT: "0",
   WEBHOOK_SIGNING_KEY_DIR: `${tmpdir()}/payreq-test-signing-keys-${run}`,
   // No settings file: a developer's .env must not reach a test (tests of .env give their own).

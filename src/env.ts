@@ -111,10 +111,27 @@ const flag = z.enum(["true", "false"]).transform((v) => v === "true");
 /** Read by the API and the worker alike: see the contract's "Stopping". */
 const shutdownTimeout = duration.default(10_000);
 
+/**
+ * HOST, the address the API and the metrics ports listen on (src/listen-address.ts). Unset: 127.0.0.1
+ * outside production, so `npm start` and `npm run dev` serve GraphiQL, the demo keys and metrics to
+ * this machine only; in production (the image and compose set NODE_ENV=production) every interface,
+ * which a container needs to be reached at all, and which its published ports then limit.
+ */
+const host = z
+  .string()
+  .trim()
+  .refine(
+    (text) => isIP(text) !== 0,
+    "an IP address of this machine, such as 127.0.0.1, or 0.0.0.0 (every IPv4 interface) or :: (every interface)",
+  )
+  .optional();
+
 /** The API process: `src/api/config.ts`. */
 export const apiEnv = sharedEnv.extend(tracingEnv.shape).extend({
   /** How long a stopping API lets the calls in flight finish before it cuts them off. */
   SHUTDOWN_TIMEOUT: shutdownTimeout,
+  /** The address the API and its metrics port listen on; default 127.0.0.1, or every interface when NODE_ENV=production. */
+  HOST: host,
   /** HTTP port of the API (GraphQL at /graphql). */
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   /**
@@ -134,7 +151,7 @@ export const apiEnv = sharedEnv.extend(tracingEnv.shape).extend({
   TRUSTED_PROXIES: commaList.pipe(
     z.array(z.string().refine(isAddressOrRange, "an IP address or a CIDR range such as 10.0.0.0/8")),
   ),
-  /** Port of GET /metrics (Prometheus), apart from the public port; 0 picks a free one. */
+  /** Port of GET /metrics (Prometheus), apart from the public port, on HOST; 0: no metrics port. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** Requests per minute per API key unless the key has its own limit (counted in Redis). */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(200),
@@ -188,7 +205,9 @@ export const workerEnv = sharedEnv
     ACTIVITY_RETENTION: duration.optional(),
     /** How often the worker runs the retention sweeps (expired idempotency keys, old webhook events, old activity). */
     RETENTION_SWEEP_INTERVAL: duration.default(3_600_000),
-    /** Port of the worker's GET /metrics (Prometheus: retention sweeps); 0 picks a free one; unset: none. */
+    /** The address the worker's metrics port listens on; default 127.0.0.1, or every interface when NODE_ENV=production. */
+    HOST: host,
+    /** Port of the worker's GET /metrics (Prometheus: retention sweeps), on HOST; 0 picks a free one; unset: none. */
     WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   });
 

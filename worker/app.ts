@@ -66,7 +66,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
     ]);
   await ensureSchedules();
   const metrics = createWorkerMetrics();
-  const metricsServer = config.metrics.port === null ? null : await serveWorkerMetrics(metrics, config.metrics.port);
+  const metricsServer =
+    config.metrics.port === null ? null : await serveWorkerMetrics(metrics, config.metrics.port, config.metrics.host);
   if (metricsServer) logger.info({ port: (metricsServer.address() as { port: number }).port }, "worker metrics at /metrics");
 
   const maintenanceWorker = new Worker(

@@ -1,4 +1,5 @@
 import { parseEnv, workerEnv } from "../src/env.js";
+import { listenHost } from "../src/listen-address.js";
 import { tracingSettings } from "../src/tracing.js";
 
 /** The worker process's configuration, from its environment (strictly: src/env.ts), read by its composition root. */
@@ -18,7 +19,7 @@ export function loadWorkerConfig(env = parseEnv(workerEnv)) {
       /** Rows per statement: each batch is a short transaction of its own. */
       batchSize: 1000,
     },
-    metrics: { port: env.WORKER_METRICS_PORT ?? null },
+    metrics: { port: env.WORKER_METRICS_PORT ?? null, host: listenHost(env) },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT,
     health: { file: env.WORKER_HEALTH_FILE, everyMs: 10_000 },
     webhooks: {

@@ -16,8 +16,8 @@ export function createWorkerMetrics() {
 
 export type WorkerMetrics = ReturnType<typeof createWorkerMetrics>;
 
-/** GET /metrics on `port` (0: a free one); resolves with the server once it listens. */
-export async function serveWorkerMetrics(metrics: WorkerMetrics, port: number): Promise<Server> {
+/** GET /metrics on `port` (0: a free one) of `host` (undefined: every interface); resolves with the server once it listens. */
+export async function serveWorkerMetrics(metrics: WorkerMetrics, port: number, host?: string): Promise<Server> {
   const server = createServer((request, response) => {
     if (request.method !== "GET" || request.url !== "/metrics") {
       response.writeHead(404).end();
@@ -28,7 +28,7 @@ export async function serveWorkerMetrics(metrics: WorkerMetrics, port: number): 
       () => response.writeHead(500).end(),
     );
   });
-  server.listen(port);
+  server.listen(port, host);
   await once(server, "listening");
   return server;
 }

@@ -31,18 +31,23 @@ export async function checkRedis(url: string): Promise<void> {
   }
 }
 
-/** Fails when `port` cannot be listened on, naming the variable that sets it. Port 0 is always free. */
-export async function checkPortFree(port: number, variable: string): Promise<void> {
+/**
+ * Fails when `port` of `host` (HOST; undefined: every interface) cannot be listened on, naming the
+ * variable to fix. Port 0 is never checked.
+ */
+export async function checkPortFree(host: string | undefined, port: number, variable: string): Promise<void> {
   if (port === 0) return;
   const probe = createServer();
   await new Promise<void>((resolve, reject) => {
     probe.once("error", reject);
-    probe.listen(port, () => probe.close(() => resolve()));
+    probe.listen(port, host, () => probe.close(() => resolve()));
   }).catch((err: NodeJS.ErrnoException) => {
     throw new StartupProblem(
       err.code === "EADDRINUSE"
         ? `Port ${port} is already in use (another npm start?): stop the process holding it or set ${variable} to a free port.`
-        : `Cannot listen on port ${port} (${err.code ?? err.message}): set ${variable} to a port this user may open.`,
+        : err.code === "EADDRNOTAVAIL"
+          ? `HOST ${host} is not an address of this machine: set HOST to one of its addresses, or to 0.0.0.0 or :: for every interface.`
+          : `Cannot listen on port ${port} (${err.code ?? err.message}): set ${variable} to a port this user may open.`,
     );
   });
 }

@@ -13,6 +13,7 @@ import type { DemoCredentials } from "./demo-merchant.js";
 import { entrypoints, step } from "./entrypoints.js";
 import type { Preflight } from "./preflight.js";
 import { runStep, supervise } from "./supervisor.js";
+import { localBaseUrl, reachableHost } from "../../src/listen-address.js";
 import { until } from "../../src/poll.js";
 
 const say = (line: string) => console.log(`payreq: ${line}`);
@@ -46,13 +47,14 @@ export async function startGroup(run?: string): Promise<void> {
     : undefined;
 
   // tsx's watch mode does not pass the API's message on, so there the supervisor asks /health.
-  const listening = flags.watch ? untilHealthy(settings.port, group.stopped) : group.listening;
+  const listening = flags.watch ? untilHealthy(reachableHost(settings.host), settings.port, group.stopped) : group.listening;
   const port = await listening.catch(() => undefined); // the group says which process stopped
   if (port !== undefined) {
-    say(`ready in ${(performance.now() / 1000).toFixed(1)} s: GraphQL at http://localhost:${port}/graphql`);
+    const base = localBaseUrl(settings.host, port);
+    say(`ready in ${(performance.now() / 1000).toFixed(1)} s: GraphQL at ${base}/graphql`);
     if (demo) {
       const { ended, message } = await demo;
-      if (message?.demo) console.log(describeDemo(message.demo, port, settings.publicUrl ?? `http://localhost:${port}`));
+      if (message?.demo) console.log(describeDemo(message.demo, base, settings.publicUrl ?? `http://localhost:${port}`));
       else say(`could not create the demo merchant: ${message?.problem ?? `it stopped (${ended})`}`);
     }
   }
@@ -61,24 +63,24 @@ export async function startGroup(run?: string): Promise<void> {
   await stopRun();
 }
 
-const describeDemo = (demo: DemoCredentials, port: number, publicUrl: string) => `
+const describeDemo = (demo: DemoCredentials, base: string, publicUrl: string) => `
 Demo merchant (development only; new keys are issued on every start)
   merchantId      ${demo.merchantId}
   merchant key    ${demo.merchantKey}
   payer key       ${demo.payerKey}
   sandbox wallet  ${demo.walletId}  (NZD 1000.00; pay at ${demo.walletLedger} with it as the authorization)
-  GraphiQL        http://localhost:${port}/graphql  (set the X-Api-Key header)
+  GraphiQL        ${base}/graphql  (set the X-Api-Key header)
   pay page        ${publicUrl}/pay/${demo.request.requestCode}  (NZD 3.00, short code ${demo.request.shortCode}; pay it with the wallet above)
 `;
 
-/** Resolves with `port` once the API answers /health there; rejects if `gaveUp` settles first or after 60 s. */
-async function untilHealthy(port: number, gaveUp: Promise<unknown>): Promise<number> {
+/** Resolves with `port` once the API answers /health at `host`; rejects if `gaveUp` settles first or after 60 s. */
+async function untilHealthy(host: string, port: number, gaveUp: Promise<unknown>): Promise<number> {
   let over = false;
   void gaveUp.finally(() => (over = true));
   // node:http rather than fetch: fetch would load undici into this process for good.
   const healthy = () =>
     new Promise<boolean>((resolve) =>
-      get({ host: "127.0.0.1", port, path: "/health", timeout: 2_000 }, (answer) => {
+      get({ host, port, path: "/health", timeout: 2_000 }, (answer) => {
         answer.resume();
         resolve(answer.statusCode === 200);
       })

@@ -6,12 +6,15 @@
  * the supervisor the settings it needs (`{ preflight }`) and exits 0; on a problem it prints one
  * sentence saying what to fix and exits 1.
  */
+import { listenHost } from "../../src/listen-address.js";
 import { checkPortFree, checkRedis } from "./dependencies.js";
 import { prepareDatabase, readConfiguration } from "./prepare.js";
 import { StartupProblem } from "./problem.js";
 
 /** What the supervisor learns from the preflight. */
 export interface Preflight {
+  /** The API's address (HOST; undefined: every interface). */
+  host: string | undefined;
   /** The API's port (0: any free port; the API says which). */
   port: number;
   /** How long the processes get to stop before they are killed. */
@@ -25,10 +28,13 @@ const say = (line: string) => console.log(`payreq: ${line}`);
 try {
   const { api, worker } = readConfiguration();
   await checkRedis(api.REDIS_URL);
-  await checkPortFree(api.PORT, "PORT");
-  await checkPortFree(api.METRICS_PORT, "METRICS_PORT");
+  const host = listenHost(api);
+  await checkPortFree(host, api.PORT, "PORT");
+  // METRICS_PORT=0 serves no metrics port; PORT=0 is any free one: neither is taken.
+  await checkPortFree(host, api.METRICS_PORT, "METRICS_PORT");
   await prepareDatabase(api.DATABASE_URL, say);
   const preflight: Preflight = {
+    host,
     port: api.PORT,
     // The worker waits SHUTDOWN_TIMEOUT for deliveries in flight, then closes its connections.
     stopTimeoutMs: worker.SHUTDOWN_TIMEOUT + 10_000,

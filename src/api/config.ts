@@ -1,4 +1,5 @@
 import { apiEnv, parseEnv } from "../env.js";
+import { listenHost } from "../listen-address.js";
 import { tracingSettings } from "../tracing.js";
 
 /**
@@ -10,12 +11,15 @@ export function loadApiConfig(env = parseEnv(apiEnv)) {
   return {
     env: env.NODE_ENV,
     server: {
+      /** The address it listens on; undefined: every interface. */
+      host: listenHost(env),
       port: env.PORT,
       publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
       corsOrigins: env.CORS_ORIGINS,
       trustedProxies: env.TRUSTED_PROXIES,
     },
-    metrics: { port: env.METRICS_PORT },
+    /** GET /metrics on its own port, on the API's address; null: none (METRICS_PORT=0). */
+    metrics: { port: env.METRICS_PORT || null },
     shutdown: { timeoutMs: env.SHUTDOWN_TIMEOUT },
     graphql: {
       graphiql: env.GRAPHIQL ?? env.NODE_ENV !== "production",

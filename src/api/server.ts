@@ -6,6 +6,7 @@ import { createLogger } from "../logger.js";
 import { openRedis, redactedUrl, waitForRedis } from "../transport/redis.js";
 import { createApp } from "../http/app.js";
 import { createMetricsApp } from "../http/metrics.js";
+import { localBaseUrl } from "../listen-address.js";
 
 // The API's composition root: its settings, logger and connections are made here and handed down.
 const config = loadApiConfig();
@@ -20,24 +21,34 @@ if (!(await waitForRedis(redis, 30_000, logger))) {
 
 // serve() installs @hono/node-server's Response globally; the app is made after it so that
 // GraphQL answers are made with that Response too (see graphql/yoga.ts).
-const server = serve({ fetch: (request, env) => app.fetch(request, env), port: config.server.port }, (info) => {
-  logger.info({ port: info.port }, `API listening: GraphQL at http://localhost:${info.port}/graphql`);
+const { host, port } = config.server;
+const server = serve({ fetch: (request, env) => app.fetch(request, env), hostname: host, port }, (info) => {
+  logger.info(
+    { host: host ?? "every interface", port: info.port },
+    `API listening: GraphQL at ${localBaseUrl(host, info.port)}/graphql`,
+  );
   // `npm start` runs this process under a supervisor that waits for this message.
   process.send?.({ listening: info.port });
 });
-exitWhenUnableToListen(server, "PORT", config.server.port);
+exitWhenUnableToListen(server, "PORT", port);
 const app = createApp({ config, logger, redis, ...(tracing && { tracing: tracing.spans }) });
-const metricsServer = serve({ fetch: createMetricsApp().fetch, port: config.metrics.port }, (info) => {
-  logger.info({ port: info.port }, `metrics at http://localhost:${info.port}/metrics`);
-});
-exitWhenUnableToListen(metricsServer, "METRICS_PORT", config.metrics.port);
+// METRICS_PORT=0: no metrics port (the metrics are then not served at all).
+const metricsServer =
+  config.metrics.port === null
+    ? undefined
+    : serve({ fetch: createMetricsApp().fetch, hostname: host, port: config.metrics.port }, (info) => {
+        logger.info({ host: host ?? "every interface", port: info.port }, `metrics at ${localBaseUrl(host, info.port)}/metrics`);
+      });
+if (metricsServer) exitWhenUnableToListen(metricsServer, "METRICS_PORT", config.metrics.port!);
 
 function exitWhenUnableToListen(listener: ServerType, variable: string, port: number) {
   listener.once("error", (err: NodeJS.ErrnoException) => {
     const reason =
       err.code === "EADDRINUSE"
         ? `port ${port} is already in use: stop the process holding it or set ${variable} to another port`
-        : `cannot listen on port ${port} (${err.code ?? err.message}): set ${variable} to a port this user may open`;
+        : err.code === "EADDRNOTAVAIL"
+          ? `HOST ${host} is not an address of this machine: set HOST to one of its addresses, or 0.0.0.0 or :: for every interface`
+          : `cannot listen on port ${port} (${err.code ?? err.message}): set ${variable} to a port this user may open`;
     logger.fatal(`API stopped: ${reason}`);
     process.exit(1);
   });
@@ -59,8 +70,8 @@ async function shutdown(signal: string) {
   const deadline = new Promise<false>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref());
   const http = server as Server;
   const closed = new Promise<true>((resolve) => http.close(() => resolve(true)));
-  (metricsServer as Server).close();
-  (metricsServer as Server).closeAllConnections();
+  (metricsServer as Server | undefined)?.close();
+  (metricsServer as Server | undefined)?.closeAllConnections();
   const finished = await Promise.race([app.stop().then(() => true as const), deadline]);
   // Connections kept alive, and those of streams that just ended, close as each falls idle.
   const sweep = setInterval(() => http.closeIdleConnections(), 50);

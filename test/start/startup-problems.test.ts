@@ -70,6 +70,17 @@ describe("npm start refuses to start, saying what to fix in one sentence", () =>
       /^payreq: Port \d+ is already in use \(another npm start\?\): stop the process holding it or set PORT to a free port\./,
     ],
     [
+      "a HOST that is not an IP address",
+      () => ({ HOST: "localhost" }),
+      /^payreq: The configuration is invalid: HOST \(an IP address of this machine, such as 127\.0\.0\.1[^\n]*\)\. Fix the environment or \.env/,
+    ],
+    [
+      "a HOST that is not this machine's",
+      // TEST-NET-1 (RFC 5737): never an address of this machine.
+      () => ({ HOST: "192.0.2.1", PORT: "4000" }),
+      /^payreq: HOST 192\.0\.2\.1 is not an address of this machine: set HOST to one of its addresses, or to 0\.0\.0\.0 or :: for every interface\./,
+    ],
+    [
       "PostgreSQL not running",
       () => ({ DATABASE_URL: `postgresql://postgres@127.0.0.1:${closedPort}/payreq` }),
       /^payreq: Cannot reach PostgreSQL at 127\.0\.0\.1:\d+: nothing is listening there\. Start PostgreSQL or set DATABASE_URL/,

@@ -76,7 +76,7 @@ export function workerConfig(webhooks: Partial<WorkerConfig["webhooks"]> = {}, p
     queues: { prefix: `{test-${randomUUID()}}` },
     expiry: { sweepIntervalMs: 60_000 },
     retention: { sweepIntervalMs: 3_600_000, webhookRetentionMs: 90 * 86_400_000, activityRetentionMs: null, batchSize: 1000 },
-    metrics: { port: null },
+    metrics: { port: null, host: "127.0.0.1" },
     shutdownTimeoutMs: 5_000,
     health: { file: undefined, everyMs: 10_000 },
     webhooks: {

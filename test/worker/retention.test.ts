@@ -116,7 +116,7 @@ describe("retention sweeps", () => {
       {},
       {
         retention: { sweepIntervalMs: 200, webhookRetentionMs: 90 * DAY, activityRetentionMs: null, batchSize: 1000 },
-        metrics: { port: 0 },
+        metrics: { port: 0, host: "127.0.0.1" },
       },
     );
     await withWorker(config, async (worker) => {
