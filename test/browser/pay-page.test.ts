@@ -117,8 +117,9 @@ describe("the pay page", () => {
     expect(await page.locator(".merchant").innerText()).toBe(merchant.name);
     expect(await page.locator("body").innerText()).toContain(request.shortCode);
     await expect.poll(() => page.locator("#countdown").innerText()).toMatch(/^[12] min \d+ s$/);
+    // PAYREQ_SCREENSHOTS=<folder> keeps a picture of the page there (docs/ holds the README's).
     if (process.env["PAYREQ_SCREENSHOTS"]) {
-      const file = resolve(import.meta.dirname, "../../docs/pay-page.png");
+      const file = resolve(process.env["PAYREQ_SCREENSHOTS"], "pay-page.png");
       await mkdir(dirname(file), { recursive: true });
       await page.setViewportSize({ width: 900, height: 1000 });
       await page.screenshot({ path: file, fullPage: true });
@@ -323,6 +324,44 @@ describe("the pay page", () => {
     }
     expect(await walletBalance(wallet.walletId)).toBe(400n);
     expect(await walletBalance(poor.walletId)).toBe(100n);
+  });
+
+  it("counts a long request down in hours, shows an en-NZ reader's date day first, and says nothing due or live once paid or expired", async () => {
+    const merchant = await buildMerchant();
+    const request = await newRequest(merchant, { paymentExpirySeconds: 86_399 });
+    const wallet = await buildWallet(1000);
+    const { page, close } = await openPage({ locale: "en-NZ", timezoneId: "Pacific/Auckland" });
+    await page.goto(`${base}/pay/${request.requestCode}`);
+    await expect.poll(() => page.locator("#countdown").innerText()).toMatch(/^23 h 59 min$/);
+    expect(await page.locator("#amount-label").innerText()).toBe("Amount due");
+    expect(await page.locator(".live").isVisible()).toBe(true);
+
+    await page.getByLabel("Wallet id").fill(wallet.walletId);
+    await page.getByRole("button", { name: "Pay NZD 3.00" }).click();
+    await expect.poll(() => page.locator("#receipt-title").isVisible()).toBe(true);
+    const paidAt = new Date((await page.locator("#paid-at").getAttribute("datetime"))!);
+    const nz = new Intl.DateTimeFormat("en-NZ", {
+      timeZone: "Pacific/Auckland",
+      day: "numeric",
+      month: "short",
+      year: "numeric",
+    });
+    const shown = await page.locator("#paid-at").innerText();
+    // Day first, as New Zealand writes it ("27 Nov 2026, 9:41 am"), not the US "Nov 27, 2026".
+    expect(shown.startsWith(nz.format(paidAt)), shown).toBe(true);
+    expect(await page.locator("#amount-label").innerText()).toBe("Amount");
+    expect(await page.locator(".live").isVisible()).toBe(false);
+
+    // The same receipt opened afresh, and an expired request's page.
+    await page.reload();
+    expect(await page.locator("#amount-label").innerText()).toBe("Amount");
+    expect(await page.locator(".live").isVisible()).toBe(false);
+    await expect.poll(() => page.locator("#paid-at").innerText()).toBe(shown);
+    const expired = await newRequest(merchant, {}, new Date(Date.now() - 10 * 60_000));
+    await page.goto(`${base}/pay/${expired.requestCode}`);
+    expect(await page.locator("#amount-label").innerText()).toBe("Amount");
+    expect(await page.locator(".live").isVisible()).toBe(false);
+    await close();
   });
 
   it("pays once for a double submit: two clicks, or the same form posted twice at once", async () => {

@@ -64,7 +64,11 @@ export const PAY_JS = `
   var expiresAt = Date.parse(root.getAttribute("data-expires-at"));
   var unitsLabel = root.getAttribute("data-units-label");
   var digits = Number(root.getAttribute("data-fractional-digits"));
+  // Dates in the reader's own variant of the page's language (en-NZ: day first), else the page's.
   var lang = document.documentElement.lang;
+  var locale = (navigator.languages || [navigator.language]).filter(function (tag) {
+    return String(tag).toLowerCase().split("-")[0] === lang;
+  })[0] || lang;
   var STATUS = { "new": "NEW", paid: "PAID", cancelled: "CANCELLED", expired: "EXPIRED" };
 
   function say(key, values) {
@@ -86,12 +90,19 @@ export const PAY_JS = `
     var parts = root.querySelectorAll("[data-when]");
     for (var i = 0; i < parts.length; i++) parts[i].hidden = parts[i].getAttribute("data-when") !== status;
     byId("status-text").textContent = say("status" + status);
+    byId("amount-label").textContent = status === "NEW" ? words.amountDue : words.amount;
     var title = { PAID: words.receipt, EXPIRED: words.expiredTitle, CANCELLED: words.cancelledTitle }[status];
     if (title) {
       byId("page-title").textContent = title;
       document.title = title;
     }
   }
+
+  function showTime(node) {
+    var at = Date.parse(node.getAttribute("datetime"));
+    if (!isNaN(at)) node.textContent = new Date(at).toLocaleString(locale, { dateStyle: "medium", timeStyle: "short" });
+  }
+  if (byId("paid-at")) showTime(byId("paid-at"));
 
   function render(view) {
     var status = STATUS[view.status];
@@ -100,7 +111,7 @@ export const PAY_JS = `
       byId("paid-amount").textContent = formatAmount(view.paidBy.amount);
       var at = byId("paid-at");
       at.setAttribute("datetime", view.paidBy.paidAt);
-      at.textContent = new Date(view.paidBy.paidAt).toLocaleString(lang);
+      showTime(at);
       byId("paid-transaction").textContent = view.paidBy.transactionId;
     }
     show(status);
@@ -111,8 +122,9 @@ export const PAY_JS = `
   var ticking = setInterval(function () {
     if (root.getAttribute("data-status") !== "NEW") return clearInterval(ticking);
     var left = Math.max(0, Math.ceil((expiresAt - Date.now()) / 1000));
-    var m = Math.floor(left / 60), s = left % 60;
-    byId("countdown").textContent = m > 0 ? say("minutes", { m: String(m), s: String(s) }) : say("seconds", { s: String(s) });
+    var h = Math.floor(left / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;
+    byId("countdown").textContent = h > 0 ? say("hours", { h: String(h), m: String(m) })
+      : m > 0 ? say("minutes", { m: String(m), s: String(s) }) : say("seconds", { s: String(s) });
     if (left === 0) { clearInterval(ticking); show("EXPIRED"); poll(); }
   }, 1000);
 

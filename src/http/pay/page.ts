@@ -78,12 +78,12 @@ export function requestPage(page: PayPageRequest, now: Date, words: PageWords, f
   <h1 id="page-title">${e(titles[status])}</h1>
 </header>
 <section class="summary card" aria-labelledby="amount-label">
-  <p id="amount-label" class="label">${e(w.amountDue)}</p>
+  <p id="amount-label" class="label">${e(status === "NEW" ? w.amountDue : w.amount)}</p>
   <p class="amount">${e(amount)}</p>
   ${request.description ? `<p class="description"><span class="label">${e(w.reference)}:</span> ${e(request.description)}</p>` : ""}
   <p class="status"><span class="label">${e(w.status)}:</span> <strong id="status-text" role="status" aria-live="polite">${e(w[`status${status}`])}</strong></p>
   <p class="countdown" data-when="NEW"${hidden(status === "NEW")}>${e(w.expiresIn)} <time id="countdown" datetime="${request.expiresAt.toISOString()}">${e(countdownText(w, remainingSeconds))}</time></p>
-  <p class="live">${e(w.live)}</p>
+  <p class="live" data-when="NEW"${hidden(status === "NEW")}>${e(w.live)}</p>
 </section>
 <div class="ways" data-when="NEW"${hidden(status === "NEW")}>
 ${walletForm}
@@ -129,11 +129,11 @@ ${unknownCode === null ? "" : `<p class="card notice" role="alert">${e(w.notFoun
   return layout(words, unknownCode === null ? w.payTitle : w.notFoundTitle, body, false);
 }
 
-/** "1 min 5 s" or "5 s", as the script counts down. */
+/** "23 h 57 min", "1 min 5 s" or "5 s", as the script counts down. */
 function countdownText(w: Messages, seconds: number): string {
-  const m = Math.floor(seconds / 60);
-  const s = String(seconds % 60);
-  return m > 0 ? say(w, "minutes", { m: String(m), s }) : say(w, "seconds", { s });
+  const [h, m, s] = [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), seconds % 60].map(String);
+  if (seconds >= 3600) return say(w, "hours", { h: h!, m: m! });
+  return seconds >= 60 ? say(w, "minutes", { m: m!, s: s! }) : say(w, "seconds", { s: s! });
 }
 
 /** What a page shows of a time before its script shows it in the reader's own zone. */
