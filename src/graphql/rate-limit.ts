@@ -1,13 +1,15 @@
-import type { DocumentNode, GraphQLError } from "graphql";
+import { GraphQLError, type DocumentNode, type GraphQLSchema } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { DomainError } from "../domain/errors.js";
+import { DomainError, RateLimitedError } from "../domain/errors.js";
 import type { Meter, RateLimiter } from "../transport/rate-limit.js";
 import type { RequestContexts } from "../transport/request-context.js";
 import type { GraphQLContext } from "./context.js";
+import { MAX_WAITING_READS } from "./database-share.js";
+import { MAX_COST, operationCost, pointsOf } from "./operation-cost.js";
 import { refusalOf } from "./refusal.js";
 import { operationOf, rootFieldCount } from "./root-fields.js";
 
-/** Charges calls to a meter; answers the call's refusal if over the limit (or Redis is unreachable). */
+/** Charges points to a meter; answers the call's refusal if over the limit (or Redis is unreachable). */
 async function charge(limiter: RateLimiter, meter: Meter, calls: number): Promise<GraphQLError | null> {
   try {
     await limiter.charge(meter, calls);
@@ -23,10 +25,12 @@ async function charge(limiter: RateLimiter, meter: Meter, calls: number): Promis
  * valid key (its fields then fail with KEY_NOT_AUTHORIZED). Over the limit the answer is HTTP 429
  * with Retry-After and `extensions.code` RATE_LIMIT_EXCEEDED, and nothing of the call runs.
  *
- * One call is charged as the request arrives, before its body is read: a document refused before
- * it runs (unreadable, invalid, too deep, too costly) costs that one call, and a caller past its
- * limit is refused before its document costs any parsing or validation. An operation that runs is
- * charged the rest of one call per root field (each alias counts), at least one in all.
+ * One point is charged as the request arrives, before its body is read: a document refused before
+ * it runs (unreadable, invalid, too deep, too costly) costs that one, and a caller past its limit
+ * is refused before its document costs any parsing or validation. An operation that runs is then
+ * priced with its real variable values (operation-cost.ts) and charged the rest of its points: a
+ * tenth of its cost, at least one per root field (each alias counts). Points, not calls, so that 20
+ * aliases of a 100-item list with lists under each item cost what they make the service do.
  */
 export function useRateLimit(limiter: RateLimiter, contexts: RequestContexts): Plugin<GraphQLContext> {
   // If the key cannot even be looked up (database down), the fields report that themselves.
@@ -34,17 +38,40 @@ export function useRateLimit(limiter: RateLimiter, contexts: RequestContexts): P
 
   // What execute and subscribe share of their hooks' payloads.
   type Payload = {
-    args: { contextValue: GraphQLContext; document: DocumentNode; operationName?: string | null };
+    args: {
+      schema: GraphQLSchema;
+      contextValue: GraphQLContext;
+      document: DocumentNode;
+      operationName?: string | null;
+      variableValues?: Record<string, unknown> | null;
+    };
     setResultAndStopExecution: (result: { errors: GraphQLError[] }) => void;
   };
-  const chargeRootFields = async ({ args, setResultAndStopExecution }: Payload) => {
+  const chargeOperation = async ({ args, setResultAndStopExecution }: Payload) => {
     const operation = operationOf(args.document, args.operationName);
-    const rest = (operation ? rootFieldCount(operation, args.document) : 0) - 1;
-    if (rest <= 0) return;
+    if (!operation) return;
+    const refuse = (error: GraphQLError) => setResultAndStopExecution({ errors: [error] });
+    // Null when the variables do not fit the operation: execution refuses it before anything runs.
+    const cost = operationCost(args.schema, args.document, operation, args.variableValues) ?? 0;
+    if (cost > MAX_COST) return refuse(badRequest(`Query Cost limit of ${MAX_COST} exceeded, found ${cost}.`));
+    const points = pointsOf(cost, rootFieldCount(operation, args.document));
     const meter = await meterOf(args.contextValue);
     if (!meter) return;
-    const refused = await charge(limiter, meter, rest);
-    if (refused) setResultAndStopExecution({ errors: [refused] });
+    // An operation dearer than its key's whole minute would be refused every minute: say so once.
+    const perMinute = limiter.limitOf(meter);
+    if (points > perMinute)
+      return refuse(
+        badRequest(
+          `This operation costs ${points} points, more than the ${perMinute} a minute this key may spend; ask for fewer items.`,
+        ),
+      );
+    // A tenant with a most costly operation's worth of reads already waiting queues no more.
+    if ((await args.contextValue.share.waiting()) >= MAX_WAITING_READS)
+      return refuse(refusalOf(new RateLimitedError(1, "Too much of this tenant's work is waiting; retry in 1 s.")));
+    if (points > 1) {
+      const refused = await charge(limiter, meter, points - 1);
+      if (refused) refuse(refused);
+    }
   };
 
   return {
@@ -53,7 +80,10 @@ export function useRateLimit(limiter: RateLimiter, contexts: RequestContexts): P
       const refused = meter && (await charge(limiter, meter, 1));
       if (refused) throw refused;
     },
-    onExecute: chargeRootFields,
-    onSubscribe: chargeRootFields,
+    onExecute: chargeOperation,
+    onSubscribe: chargeOperation,
   };
 }
+
+/** A document refused before it runs, as the other bounds refuse one (operation-bounds.ts). */
+const badRequest = (message: string) => new GraphQLError(message, { extensions: { code: "BAD_REQUEST", http: { status: 400 } } });

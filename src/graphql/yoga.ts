@@ -1,5 +1,4 @@
 import { useDisableIntrospection } from "@envelop/disable-introspection";
-import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
 import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { useGraphQlJit } from "@envelop/graphql-jit";
@@ -13,7 +12,7 @@ import { graphQLContextFactory, type GraphQLContext } from "./context.js";
 import { useKeyOnSimpleRequests } from "./key-required.js";
 import { maskUnexpectedError } from "./mask-error.js";
 import { useGraphQLMetrics } from "./metrics.js";
-import { sharingTheDatabase } from "./database-share.js";
+import { createDatabaseShares, sharingTheDatabase } from "./database-share.js";
 import { MAX_ALIASES, refusedAsBadRequest, useOperationBounds } from "./operation-bounds.js";
 import { useRateLimit } from "./rate-limit.js";
 import { schema } from "./schema.js";
@@ -53,7 +52,8 @@ export function createGraphQLHandler(
 ) {
   return createYoga({
     schema: sharingTheDatabase(schema),
-    context: graphQLContextFactory(changes, contexts, links),
+    // One per process: a tenant's reads run a few at a time across all of its calls.
+    context: graphQLContextFactory(changes, contexts, links, createDatabaseShares()),
     graphqlEndpoint: "/graphql",
     landingPage: false,
     // http/app.ts bounds /graphql bodies at 64 KiB before Yoga sees them; Yoga's own (stream-wrapping) check is redundant.
@@ -71,15 +71,15 @@ export function createGraphQLHandler(
     graphiql: settings.graphiql ? { title: "Payment requests", headers: JSON.stringify({ "X-Api-Key": "" }) } : false,
     plugins: [
       useGraphQLMetrics(),
-      // Before anything is read: every call costs at least one call of its key's (or its address's) limit.
+      // Before anything is read: every call costs at least one point of its key's (or its address's) limit;
+      // before it runs, the rest of its points, priced with its variables (and refused past MAX_COST).
       useRateLimit(limiter, contexts),
       // Browsers can send "simple" cross-site requests without a preflight; those must carry a key.
       useKeyOnSimpleRequests(),
       useStrictJsonNumbers(),
       useSearchParams(),
-      // Abusive queries are refused before execution.
+      // Abusive queries are refused before execution (their cost, which hangs on variables, by useRateLimit).
       maxDepthPlugin({ n: 10, flattenFragments: true, ...refusedAsBadRequest }),
-      costLimitPlugin({ maxCost: 5000, ...refusedAsBadRequest }),
       // One tenant's operation stays small: few aliases (`__typename` ones too), few writes (see the contract's per-tenant bounds).
       maxAliasesPlugin({ n: MAX_ALIASES, allowList: [], exposeLimits: true, ...refusedAsBadRequest }),
       useOperationBounds(),

@@ -40,9 +40,12 @@ export interface RateLimiter {
    * Charges `calls` calls to a meter for the current minute. Fixed one-minute windows counted in
    * Redis, so the limit holds across API instances. Throws RATE_LIMIT_EXCEEDED past the limit,
    * KEY_NOT_AUTHORIZED for a key revoked since this process read it, and EXTERNAL_SERVICE_ERROR
-   * while Redis is unreachable. REST charges one call per request, GraphQL one per root field.
+   * while Redis is unreachable. REST charges one call per request, GraphQL an operation's points
+   * (graphql/operation-cost.ts), at least one per root field.
    */
   charge(meter: Meter, calls: number, now?: Date): Promise<void>;
+  /** Calls (GraphQL: points) a meter may be charged a minute. */
+  limitOf(meter: Meter): number;
   /** Whether a meter is past its limit for the rest of the current window, as this process last saw it. */
   isSpent(meter: Meter, now?: number): boolean;
 }
@@ -85,6 +88,7 @@ return count`,
   };
 
   return {
+    limitOf: (meter) => meter.perMinute ?? defaultPerMinute,
     isSpent: (meter, now = Date.now()) => (spent.get(meter.bucket) ?? 0) > now,
     async charge(meter, calls, now = new Date()) {
       const spentUntil = spent.get(meter.bucket);

@@ -70,7 +70,13 @@ describe("per-operation bounds on GraphQL", () => {
     const nested = (depth: number): string => (depth === 0 ? "id" : `purchase { ${nested(depth - 1)} }`);
     const refused = {
       "Query depth limit of 10": `{ transactions(first: 1) { edges { node { ${nested(10)} } } } }`,
-      "Query Cost limit of 5000": `{ a: paymentRequests(first: 5000) { edges { node { id } } } b: paymentRequests(first: 5000) { edges { node { id } } } }`,
+      // Four pages of 100 requests, each with three lists read per request: 4 × (1 + 100 × 13) reads.
+      "Query Cost limit of 5000": `{ ${["a", "b", "c", "d"]
+        .map(
+          (alias) =>
+            `${alias}: paymentRequests(first: 100) { edges { node { refunds { id } activities { action } webhookEvents { attempts { number } } } } }`,
+        )
+        .join(" ")} }`,
     };
     for (const [limit, document] of Object.entries(refused)) {
       const body = await post(merchant.apiKey, document);

@@ -120,8 +120,13 @@ describe("rate limits on GraphQL documents refused before they run", () => {
     unparsable: document("{ paymentRequests("),
     unknownField: document("{ nothingHere }"),
     tooDeep: document(`{ transaction(id: "x") { ${"request { paidBy { ".repeat(6)} id ${"} } ".repeat(6)} } }`),
+    // 4 × (1 + 100 × 13) reads: past 5000.
     tooCostly: document(
-      `{ ${Array.from({ length: 6 }, (_, i) => `a${i}: paymentRequests(first: 100) { edges { node { id } } }`).join(" ")} }`,
+      `{ ${Array.from(
+        { length: 4 },
+        (_, i) =>
+          `a${i}: paymentRequests(first: 100) { edges { node { refunds { id } activities { action } webhookEvents { attempts { number } } } } }`,
+      ).join(" ")} }`,
     ),
     tooManyAliases: document(`{ ${Array.from({ length: 21 }, (_, i) => `t${i}: __typename`).join(" ")} }`),
     tooManyMutations: document(
