@@ -1,8 +1,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SignJWT } from "jose";
-import { importKey, rotateSigningKey, type SigningKey } from "../src/domain/webhooks/key-files.js";
-import { currentSigningKid, holdingKeyGeneration, publishSigningKey } from "../src/domain/webhooks/signing-keys.js";
+import { importKey, rotateSigningKey, SeveralKeysError, type SigningKey } from "../src/domain/webhooks/key-files.js";
+import { currentSigningKey, holdingKeyGeneration, publishSigningKey } from "../src/domain/webhooks/signing-keys.js";
 import type { NotificationTransaction } from "../src/domain/webhooks/events.js";
 import type { Logger } from "../src/logger.js";
 
@@ -29,11 +29,25 @@ const ROTATE = `"npm run admin -- signing-key rotate"`;
  * current one is whichever the database names, so `signing-key rotate` takes effect without a
  * restart. Only a key file that does not exist, in development, is replaced by a generated key
  * (loudly); any other failure to read a key is a SigningKeyProblem and never rotates the key.
+ *
+ * Every worker must be able to sign with the current key (the one the database names, and the
+ * JWKS publishes as current), so all of them keep keys the same way. A worker whose setting would
+ * leave it, or the others, unable to do so refuses to start (a SigningKeyProblem): one given
+ * WEBHOOK_SIGNING_KEY while the current key lives in a key directory (publishing its own key would
+ * make every worker that reads the directory fail each delivery), and one reading a key directory
+ * while the current key came from another worker's WEBHOOK_SIGNING_KEY and is not in the directory
+ * (generating a key would leave those workers signing with a retired one).
  */
 export async function openKeyStore(settings: KeySettings, logger: Logger) {
   if (settings.signingKey) {
     const key = await keyFromSetting(settings.signingKey);
-    await publishSigningKey(key.kid, key.publicJwk, new Date(), settings.keyOverlapMs);
+    const current = await currentSigningKey();
+    if (current && current.kid !== key.kid && current.source === "directory") {
+      throw new SigningKeyProblem(
+        `WEBHOOK_SIGNING_KEY holds key ${key.kid}, but the current signing key ${current.kid} is kept in a key directory (made by ${ROTATE}), and workers signing from that directory could not sign with this one: give every worker the same setting, such as WEBHOOK_SIGNING_KEY set to that key's file ${current.kid}.pem, or leave it unset here.`,
+      );
+    }
+    await publishSigningKey(key.kid, key.publicJwk, new Date(), settings.keyOverlapMs, "setting");
     logger.info({ kid: key.kid }, "signing with the key from WEBHOOK_SIGNING_KEY");
     return { current: async (): Promise<SigningKey> => key };
   }
@@ -50,8 +64,14 @@ export async function openKeyStore(settings: KeySettings, logger: Logger) {
   // Workers starting at once on one database take turns, so only the first generates a key.
   await holdingKeyGeneration(async () => {
     const files = await keyFilesIn(dir);
-    const kid = await currentSigningKid();
+    const current = await currentSigningKey();
+    const kid = current?.kid;
     if (kid && (await load(kid))) return;
+    if (current?.source === "setting") {
+      throw new SigningKeyProblem(
+        `The current signing key ${current.kid} comes from another worker's WEBHOOK_SIGNING_KEY and ${join(dir, `${current.kid}.pem`)} does not exist, so this worker, which reads its keys from WEBHOOK_SIGNING_KEY_DIR, could not sign with it: set WEBHOOK_SIGNING_KEY here as on the other workers.`,
+      );
+    }
     if (!settings.generateMissingKey) {
       throw new SigningKeyProblem(
         kid
@@ -75,7 +95,7 @@ export async function openKeyStore(settings: KeySettings, logger: Logger) {
     /** The current key, re-read from the database at most every `keyCacheMs`. */
     async current(): Promise<SigningKey> {
       if (cached && cached.until > Date.now()) return cached.key;
-      const currentKid = await currentSigningKid();
+      const currentKid = (await currentSigningKey())?.kid;
       const key = currentKid ? await load(currentKid) : null;
       if (!key) throw new Error(`the current signing key ${currentKid} is not in ${dir}`);
       cached = { key, until: Date.now() + settings.keyCacheMs };
@@ -99,7 +119,13 @@ async function keyFromSetting(setting: string) {
       );
     }
   }
-  return importKey(pem).catch(() => {
+  return importKey(pem).catch((err: unknown) => {
+    if (err instanceof SeveralKeysError)
+      throw new SigningKeyProblem(
+        inline
+          ? `WEBHOOK_SIGNING_KEY holds ${err.blocks} PEM blocks, and which key signs would be a guess: set it to the one signing key's PKCS#8 PEM.`
+          : `The file ${path ?? "that WEBHOOK_SIGNING_KEY names"} holds ${err.blocks} PEM blocks, and which key signs would be a guess: keep only the signing key's PKCS#8 PEM in it.`,
+      );
     throw new SigningKeyProblem(
       inline
         ? "WEBHOOK_SIGNING_KEY is not a PKCS#8 PEM of a P-256 key: set it to one (-----BEGIN PRIVATE KEY-----), or to the path of a file holding one."
@@ -119,9 +145,11 @@ async function readKeyFile(file: string): Promise<SigningKey | null> {
       `The signing key file ${file} cannot be read (${reasonOf(err)}): make it a file the worker can read holding the key's PKCS#8 PEM, or make a new key with ${ROTATE}.`,
     );
   }
-  return importKey(pem).catch(() => {
+  return importKey(pem).catch((err: unknown) => {
     throw new SigningKeyProblem(
-      `The signing key file ${file} is not a PKCS#8 PEM of a P-256 key: put the key's PEM back in it, or make a new key with ${ROTATE}.`,
+      err instanceof SeveralKeysError
+        ? `The signing key file ${file} holds ${err.blocks} PEM blocks, and which key signs would be a guess: keep only its own key's PKCS#8 PEM in it.`
+        : `The signing key file ${file} is not a PKCS#8 PEM of a P-256 key: put the key's PEM back in it, or make a new key with ${ROTATE}.`,
     );
   });
 }

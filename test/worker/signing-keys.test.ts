@@ -4,13 +4,18 @@
  * worker with one sentence naming the path, and never rotates the key. This file's database is its
  * own, so the current key here is this file's alone.
  */
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { once } from "node:events";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { exportPKCS8, generateKeyPair } from "jose";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
+import { built } from "../built.js";
 import { db } from "../../src/db.js";
 import { rotateSigningKey } from "../../src/domain/webhooks/key-files.js";
-import { currentSigningKid } from "../../src/domain/webhooks/signing-keys.js";
+import { currentSigningKey, currentSigningKid } from "../../src/domain/webhooks/signing-keys.js";
 import { openKeyStore, SigningKeyProblem } from "../../worker/signing.js";
 import { silentLogger, workerConfig } from "./harness.js";
 
@@ -21,6 +26,9 @@ async function emptyDirectory() {
   made.push(dir);
   return dir;
 }
+
+/** A new P-256 key's PKCS#8 PEM, as an operator would deploy it. */
+const newPem = async () => exportPKCS8((await generateKeyPair("ES256", { extractable: true })).privateKey);
 
 const settings = (overrides: Partial<ReturnType<typeof workerConfig>["webhooks"]>) => ({
   ...workerConfig().webhooks,
@@ -136,5 +144,109 @@ describe("opening the signing keys", () => {
       await expect(opening).rejects.not.toThrow(/secret/);
     }
     expect(await currentSigningKid()).toBe(kid);
+  });
+
+  it("refuses WEBHOOK_SIGNING_KEY while the current key is kept in a key directory, unless it is that key", async () => {
+    const dir = await emptyDirectory();
+    const { kid, file } = await rotateSigningKey(dir, 3_600_000);
+    // Publishing this key would leave every worker that reads the directory unable to sign.
+    const opening = openKeyStore(settings({ signingKey: await newPem() }), silentLogger);
+    await expect(opening).rejects.toThrow(SigningKeyProblem);
+    await expect(opening).rejects.toThrow(
+      new RegExp(
+        `^WEBHOOK_SIGNING_KEY holds key \\S+, but the current signing key ${kid} is kept in a key directory \\(made by [^)]*\\), and workers signing from that directory could not sign with this one: [^\\n]*\\.$`,
+      ),
+    );
+    expect(await currentSigningKey()).toEqual({ kid, source: "directory" });
+
+    // Given the current key's own file, a worker signs with it, and the setting takes it over...
+    const adopted = await openKeyStore(settings({ signingKey: file }), silentLogger);
+    expect((await adopted.current()).kid).toBe(kid);
+    expect(await currentSigningKey()).toEqual({ kid, source: "setting" });
+    // ...so that deploying another key rotates, as it does for keys of the setting.
+    const deployed = await openKeyStore(settings({ signingKey: await newPem() }), silentLogger);
+    expect(await currentSigningKey()).toEqual({ kid: (await deployed.current()).kid, source: "setting" });
+  });
+
+  for (const generateMissingKey of [true, false]) {
+    it(`${generateMissingKey ? "in development" : "in production"}, refuses a key directory without the current key when another worker's WEBHOOK_SIGNING_KEY made it`, async () => {
+      const deployed = await openKeyStore(settings({ signingKey: await newPem() }), silentLogger);
+      const { kid } = await deployed.current();
+      const dir = await emptyDirectory();
+      const opening = openKeyStore(settings({ signingKeyDir: dir, generateMissingKey }), silentLogger);
+      await expect(opening).rejects.toThrow(
+        new RegExp(
+          `^The current signing key ${kid} comes from another worker's WEBHOOK_SIGNING_KEY and ${join(dir, `${kid}.pem`)} does not exist, so this worker, which reads its keys from WEBHOOK_SIGNING_KEY_DIR, could not sign with it: set WEBHOOK_SIGNING_KEY here as on the other workers\\.$`,
+        ),
+      );
+      // No key was generated: the workers of the setting still sign with the current key.
+      expect(await currentSigningKey()).toEqual({ kid, source: "setting" });
+      expect(await readdir(dir)).toEqual([]);
+    });
+  }
+
+  it("refuses a key file or WEBHOOK_SIGNING_KEY holding two keys, naming the path but never the value", async () => {
+    const dir = await emptyDirectory();
+    const { kid, file } = await rotateSigningKey(dir, 3_600_000);
+    const two = (await readFile(file, "utf8")) + (await newPem());
+    const setting = join(await emptyDirectory(), "two.pem");
+    await writeFile(setting, two);
+    const cases: [Parameters<typeof settings>[0], RegExp][] = [
+      [{ signingKey: two }, /^WEBHOOK_SIGNING_KEY holds 2 PEM blocks, and which key signs would be a guess: [^\n]*\.$/],
+      [
+        { signingKey: setting },
+        new RegExp(`^The file ${setting} holds 2 PEM blocks, and which key signs would be a guess: [^\\n]*\\.$`),
+      ],
+    ];
+    for (const [overrides, sentence] of cases) {
+      const opening = openKeyStore(settings(overrides), silentLogger);
+      await expect(opening).rejects.toThrow(sentence);
+      await expect(opening).rejects.not.toThrow(/PRIVATE KEY|MIG/);
+    }
+    // The current key's own file, with a second key after its own: its first key is current, yet refused.
+    await writeFile(file, two);
+    await expect(openKeyStore(settings({ signingKeyDir: dir }), silentLogger)).rejects.toThrow(
+      new RegExp(`^The signing key file ${file} holds 2 PEM blocks, and which key signs would be a guess: [^\\n]*\\.$`),
+    );
+    expect(await currentSigningKid()).toBe(kid);
+  });
+});
+
+describe("a worker started with signing-key settings unlike the other workers'", () => {
+  it("exits 1 with one sentence naming the setting and no secret, and the current key stays", async () => {
+    const dir = await emptyDirectory();
+    const { kid } = await rotateSigningKey(dir, 3_600_000);
+    const pem = await newPem();
+    const child = spawn(process.execPath, [...built("worker/index.ts")], {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        LOG_LEVEL: "info",
+        WEBHOOK_SIGNING_KEY: pem,
+        WEBHOOK_SIGNING_KEY_DIR: dir,
+        QUEUE_PREFIX: `test-${randomUUID()}`,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    onTestFinished(() => void child.kill("SIGKILL"));
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk));
+    const [code] = (await once(child, "exit")) as [number | null];
+    expect(code, output).toBe(1);
+    const lines = output
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(lines.filter((line) => line.level >= 50).map((line) => line.msg)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^worker stopped: WEBHOOK_SIGNING_KEY holds key \\S+, but the current signing key ${kid} is kept in a key directory [^\\n]*\\.$`,
+        ),
+      ),
+    ]);
+    expect(lines.map((line) => line.msg)).not.toContain("worker ready");
+    expect(output).not.toContain(pem.split("\n")[1]!);
+    expect(await currentSigningKey()).toEqual({ kid, source: "directory" });
   });
 });
