@@ -3,19 +3,24 @@
 # migration run from the same image with another command (see compose.yaml).
 ARG NODE_VERSION=24
 
-# Compile TypeScript to dist/ with every dependency, exactly as locked.
+# Generate the Prisma client and type-check (npm run build) with every dependency, exactly as
+# locked; then bundle each program the image runs, with the code it loads, into /image/dist.
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
+RUN node scripts/image/bundle.js /image/dist
 
-# The production dependencies alone, exactly as locked.
+# The production dependencies, exactly as locked, of which the image keeps in /image/node_modules
+# only the packages the bundles leave out (the migration's Prisma CLI, pg, msgpackr) and theirs.
 FROM node:${NODE_VERSION}-bookworm-slim AS dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
+COPY scripts/image/modules.js ./scripts/image/
+RUN node scripts/image/modules.js /app /image
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ENV NODE_ENV=production \
@@ -24,8 +29,8 @@ ENV NODE_ENV=production \
 WORKDIR /app
 # The key directory belongs to the unprivileged user, so a volume mounted there is writable.
 RUN mkdir -p /var/lib/payreq/signing-keys && chown -R node:node /var/lib/payreq
-COPY --from=dependencies /app/node_modules ./node_modules
-COPY --from=build /app/dist ./dist
+COPY --from=dependencies /image/node_modules ./node_modules
+COPY --from=build /image/dist ./dist
 # The migration command runs the migration step's Prisma CLI (the `prisma6` package), which reads
 # its configuration in prisma/migrate/ (and the settings-file reader that imports) and the migrations,
 # with the preload that lets it exit once done (scripts/start/prisma-cli.ts).

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { API_NODE_FLAGS, WORKER_NODE_FLAGS } from "../../scripts/start/entrypoints.js";
 import { apiEnv } from "../../src/env.js";
+import { ENTRY_POINTS } from "../../scripts/image/bundle.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const read = (file: string) => readFileSync(join(root, file), "utf8");
@@ -242,6 +243,22 @@ describe("Dockerfile", () => {
     const preloads = [...read("scripts/start/prisma-cli.ts").matchAll(/"(scripts\/[^"]+\.cjs)"/g)].map(([, file]) => file!);
     expect(preloads).toEqual(["scripts/start/engine-lock-timer.cjs"]);
     for (const file of preloads) expect(copies).toContain(file);
+  });
+
+  it("bundles every program the image runs: its CMD, compose.yaml's commands and the README's", () => {
+    const { services } = compose();
+    const commands = [
+      JSON.parse(args("CMD")[0]!) as string[],
+      services.migrate!.command!,
+      services.worker!.command!,
+      services.worker!.healthcheck!.test!.slice(1),
+      ...[...read("README.md").matchAll(/docker compose run [^\n]*?(node dist\/\S+)/g)].map(([, command]) => command!.split(" ")),
+    ];
+    expect(commands.length).toBeGreaterThan(4);
+    for (const command of commands) expect(ENTRY_POINTS).toContain(sourceOf(command));
+    // The runtime stage takes the bundles as dist/, and the packages they leave out as node_modules/.
+    expect(text).toMatch(/^COPY --from=build \/image\/dist \.\/dist$/m);
+    expect(text).toMatch(/^COPY --from=dependencies \/image\/node_modules \.\/node_modules$/m);
   });
 
   it("keeps secrets, local state and installed modules out of the build context", () => {
