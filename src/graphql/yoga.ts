@@ -64,11 +64,8 @@ export function createGraphQLHandler(
     // Dashboards call /graphql from browsers: only the configured origins may. Yoga sets these
     // headers on its own answer; Hono's cors() re-creates a finished Response to add `Vary`.
     cors: corsFor(settings.corsOrigins),
-    // GraphiQL's scripts and styles are served inline by the service itself: no request leaves the
-    // machine. They are 9 MB of JavaScript source (30 MiB of heap once loaded), so the page's module is
-    // loaded by the first request for it, never by a process that has GraphiQL off.
-    renderGraphiQL: (options) => import("@graphql-yoga/render-graphiql").then(({ renderGraphiQL }) => renderGraphiQL(options)),
-    graphiql: settings.graphiql ? { title: "Payment requests", headers: JSON.stringify({ "X-Api-Key": "" }) } : false,
+    // GraphiQL's page (settings.graphiql) is answered before Yoga, compressed and cached (http/graphiql.ts).
+    graphiql: false,
     plugins: [
       useGraphQLMetrics(),
       // Before anything is read: every call costs at least one point of its key's (or its address's) limit;

@@ -14,6 +14,7 @@ import { carryOver, createRequestContexts, recordClientAddress, requestIdOf } fr
 import { createRateLimiter } from "../transport/rate-limit.js";
 import { linksTo } from "../transport/links.js";
 import { createGraphQLHandler, type GraphQLParts, type GraphQLSettings } from "../graphql/yoga.js";
+import { graphiqlPage } from "./graphiql.js";
 import { boundedStreams } from "../graphql/stream-limit.js";
 import { createStreamSlots, type StreamLimits } from "../transport/stream-slots.js";
 import { mountPayPage } from "./pay/routes.js";
@@ -106,6 +107,8 @@ export function createApp({ config, logger, redis, tracing }: AppParts) {
   // Yoga answers CORS preflights itself (graphql/yoga.ts). handleRequest, not fetch: fetch races
   // the answer against the Request's abort signal, and reading that signal makes @hono/node-server
   // build an AbortController for every call. A stream still ends when its client goes.
+  // GraphiQL's page, when it is on: compressed and cached, before Yoga (http/graphiql.ts).
+  if (config.graphql.graphiql) app.get("/graphql", graphiqlPage());
   app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => yoga.handleRequest(c.req.raw, {}));
   app.get("/health", (c) => c.json({ status: "ok" }));
   app.get("/ready", async (c) => {

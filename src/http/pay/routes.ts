@@ -33,6 +33,7 @@ import type { Links } from "../../transport/links.js";
 import type { RateLimiter } from "../../transport/rate-limit.js";
 import { payPageQrSvg } from "../qr.js";
 import { presentRequest } from "../rest/present.js";
+import { staticAnswer } from "../static-answer.js";
 import { PAY_CSS, PAY_JS } from "./assets.js";
 import { chooseLanguage, messages, type Messages } from "./messages.js";
 import { codeEntryPage, requestPage, type PageWords } from "./page.js";
@@ -89,12 +90,11 @@ export function mountPayPage(app: Hono, { limiter, changes, links, logger, publi
   app.use("/pay", guarded);
   app.use("/pay/*", guarded);
 
-  app.get("/pay/assets/pay.css", (c) =>
-    c.body(PAY_CSS, 200, { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=3600" }),
-  );
-  app.get("/pay/assets/pay.js", (c) =>
-    c.body(PAY_JS, 200, { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=3600" }),
-  );
+  // Compressed once, with an ETag to revalidate by once the hour is up (http/static-answer.ts).
+  const stylesheet = staticAnswer(() => ({ body: PAY_CSS, type: "text/css; charset=utf-8" }), "public, max-age=3600");
+  const script = staticAnswer(() => ({ body: PAY_JS, type: "text/javascript; charset=utf-8" }), "public, max-age=3600");
+  app.get("/pay/assets/pay.css", (c) => stylesheet(c.req.raw));
+  app.get("/pay/assets/pay.js", (c) => script(c.req.raw));
 
   app.get("/pay", async (c) => {
     await limiter.charge(pageMeter(c), 1);

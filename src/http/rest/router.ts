@@ -6,6 +6,7 @@ import type { RestEnv } from "./env.js";
 import { errorResponseBody } from "./errors.js";
 import { idempotentWrites } from "./idempotency.js";
 import { openApiDocument } from "./openapi.js";
+import { staticAnswer } from "../static-answer.js";
 import { readParams } from "./params.js";
 import { routes } from "./routes.js";
 
@@ -34,7 +35,9 @@ const writesIdempotent = createMiddleware<RestEnv>(async (c, next) => (c.var.rou
 /** Mounts the dotted legacy routes, GET and POST alike, and their OpenAPI document. */
 export function mountRest(app: Hono, { rateLimited, authenticated }: CallerMiddleware, links: Links) {
   const document = openApiDocument();
-  app.get("/api/openapi.json", (c) => c.json(document));
+  // Compressed once, with an ETag to revalidate by (http/static-answer.ts).
+  const documentAnswer = staticAnswer(() => ({ body: JSON.stringify(document), type: "application/json" }), "no-cache");
+  app.get("/api/openapi.json", (c) => documentAnswer(c.req.raw));
   app.on(
     ["GET", "POST"],
     "/api/:operation{[a-z]+(\\.[a-z]+)+}",
