@@ -86,14 +86,14 @@ async function startGroup(command: string, args: string[], env: Record<string, s
   let gone = false;
   void exited.then(() => (gone = true));
   const ready = await until(
-    () => (gone ? "exited" : /payreq: ready in [\d.]+ s: GraphQL at http:\/\/localhost:(\d+)\/graphql/.exec(output)),
+    () => (gone ? "exited" : /payreq: ready in [\d.]+ s: GraphQL at http:\/\/(localhost|[\d.]+):(\d+)\/graphql/.exec(output)),
     (found) => found !== null,
     60_000,
     `"${command} ${args.join(" ")}" to say it is ready`,
   );
   if (ready === "exited") throw new Error(`${command} ${args.join(" ")} exited before it was ready:\n${output}`);
   return {
-    base: `http://127.0.0.1:${ready![1]}`,
+    base: `http://${ready![1] === "localhost" ? "127.0.0.1" : ready![1]}:${ready![2]}`,
     output: () => output,
     processes: () => processesMarked(mark),
     /** Its exit code, or "still running" after 30 s. */
@@ -157,6 +157,30 @@ describe("npm start", { timeout: 120_000 }, () => {
     expect(group.processes()).toEqual([]);
     expect(existsSync(runFolder), "the transpiled folder is removed when the group stops").toBe(false);
     expect(group.output()).not.toMatch(/WARNING|will NOT be used/);
+  });
+
+  it("npm run dev listens on HOST: its readiness probe, the addresses it prints and the API's port", async () => {
+    // The watch mode's supervisor asks /health on the port given (tsx passes no message on): a free one, on 127.0.0.2.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, "127.0.0.2", () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const group = await startGroup("npm", ["run", "dev"], { HOST: "127.0.0.2", PORT: String(port) });
+    expect(group.base).toBe(`http://127.0.0.2:${port}`);
+    expect(await readyAnswer(group.base)).toBe(200);
+    // 127.0.0.1 is loopback as well, but not the address it was given.
+    await expect(fetch(`http://127.0.0.1:${port}/ready`)).rejects.toThrow();
+    const graphiql = await until(
+      () => /GraphiQL\s+(\S+)\s/.exec(group.output())?.[1],
+      (found) => found !== undefined,
+      20_000,
+      "the demo's GraphiQL address",
+    );
+    expect(graphiql).toBe(`http://127.0.0.2:${port}/graphql`);
+    expect(await group.stop("SIGTERM")).toBe(0);
+    expect(group.processes()).toEqual([]);
   });
 });
 
