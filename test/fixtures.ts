@@ -21,6 +21,29 @@ export async function gql<Result, Variables>(
   return { ...((await response.json()) as ExecutionResult<Result>), status: response.status };
 }
 
+/** A GraphQL answer as JSON, for documents without a generated type (refusals, variables of any JSON type). */
+export type GraphQLAnswer = {
+  data?: Record<string, any> | null;
+  errors?: { message: string; extensions?: { code?: string } }[];
+};
+
+/** Sends an untyped document (and its operationName, if any) to /graphql with an API key. */
+export async function graphqlPost<Body = GraphQLAnswer>(
+  apiKey: string,
+  query: string,
+  variables: object = {},
+  operationName?: string,
+) {
+  const response = await app.fetch(
+    new Request("http://test/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": apiKey },
+      body: JSON.stringify({ query, variables, ...(operationName === undefined ? {} : { operationName }) }),
+    }),
+  );
+  return { status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as Body };
+}
+
 export interface RestCall {
   method?: "GET" | "POST";
   apiKey?: string;

@@ -3,22 +3,13 @@
  * that is not a calendar instant, and documents whose operation cannot be told.
  */
 import { describe, expect, it } from "vitest";
-import { app } from "../fixtures.js";
+import { app, graphqlPost } from "../fixtures.js";
 import { buildMerchant } from "../factories.js";
 
-async function post(apiKey: string, body: Record<string, unknown>) {
-  const answer = await app.fetch(
-    new Request("http://test/graphql", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": apiKey },
-      body: JSON.stringify(body),
-    }),
-  );
-  return {
-    status: answer.status,
-    body: (await answer.json()) as { data?: unknown; errors?: { extensions?: { code?: string } }[] },
-  };
-}
+const post = (
+  apiKey: string,
+  { query, variables, operationName }: { query: string; variables?: object; operationName?: string },
+) => graphqlPost(apiKey, query, variables, operationName);
 const codesOf = (answer: Awaited<ReturnType<typeof post>>) => answer.body.errors?.map((error) => error.extensions?.code);
 
 describe("GraphQL argument classes", () => {

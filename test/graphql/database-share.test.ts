@@ -1,50 +1,41 @@
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { db } from "../../src/db.js";
 import { READS_AT_ONCE } from "../../src/graphql/database-share.js";
-import { app } from "../fixtures.js";
+import { graphqlPost } from "../fixtures.js";
 import { buildMerchant, buildRequest, type TestMerchant } from "../factories.js";
 import { until } from "../until.js";
 
 /**
- * One merchant's activity reads (domain/audit/list.ts) held until released, so that they stay
- * running, and the reads behind them waiting, for as long as the test needs; every other read as
- * usual. A spy on the client, not a module mock: the API's test files share their modules.
+ * One merchant's reads of one table held until released, so that they stay running, and the reads
+ * behind them waiting, for as long as the test needs; every other read as usual. A spy on the
+ * client, not a module mock: the API's test files share their modules.
  */
-const held = { merchantId: "", running: 0, most: 0, gate: Promise.resolve(), release: () => {} };
-
-function hold(merchant: TestMerchant) {
-  Object.assign(held, { merchantId: merchant.merchantId, running: 0, most: 0 });
-  held.gate = new Promise<void>((resolve) => (held.release = resolve));
-  const findMany = db.activity.findMany.bind(db.activity);
-  const spy = vi.spyOn(db.activity, "findMany").mockImplementation(((args: { where?: { merchantId?: string } }) => {
-    if (args.where?.merchantId !== merchant.merchantId) return findMany(args as never);
+function hold(merchant: TestMerchant, table: "activity" | "paymentRequest") {
+  const held = { running: 0, most: 0, release: () => {} };
+  const gate = new Promise<void>((resolve) => (held.release = resolve));
+  const model = db[table] as unknown as { findMany: (args: unknown) => Promise<unknown[]> };
+  const findMany = model.findMany.bind(model);
+  const spy = vi.spyOn(model, "findMany").mockImplementation((args) => {
+    if ((args as { where?: { merchantId?: string } }).where?.merchantId !== merchant.merchantId) return findMany(args);
     return (async () => {
       held.running++;
       held.most = Math.max(held.most, held.running);
-      await held.gate;
+      await gate;
       held.running--;
-      return [];
+      return findMany(args);
     })();
-  }) as never);
+  });
   // A failed test leaves no read held, and the client as it was.
   onTestFinished(() => {
     held.release();
     spy.mockRestore();
   });
+  return held;
 }
 
 type Body = { data?: Record<string, { edges: unknown[] }> | null; errors?: { extensions?: { code?: string } }[] };
 
-async function post(apiKey: string, query: string, variables: object = {}) {
-  const response = await app.fetch(
-    new Request("http://test/graphql", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": apiKey },
-      body: JSON.stringify({ query, variables }),
-    }),
-  );
-  return { status: response.status, body: (await response.json()) as Body };
-}
+const post = (apiKey: string, query: string, variables: object = {}) => graphqlPost<Body>(apiKey, query, variables);
 
 /** `aliases` pages of n requests, each with its activity trail (one read per request). */
 const pagesWithActivities = (aliases: number) =>
@@ -55,7 +46,7 @@ describe("a tenant's share of the database", () => {
     const flooder = await buildMerchant();
     for (let i = 0; i < 5; i++) await buildRequest({ merchant: flooder });
     const { merchant: other, request } = await buildRequest();
-    hold(flooder);
+    const held = hold(flooder, "activity");
     // 3 calls × 4 pages × 5 requests: 60 activity reads.
     const flood = Array.from({ length: 3 }, () => post(flooder.apiKey, pagesWithActivities(4), { n: 5 }));
     await until(
@@ -63,10 +54,8 @@ describe("a tenant's share of the database", () => {
       (running) => running >= READS_AT_ONCE,
       10_000,
     );
-    // Time for any more of them to start, had they not to wait.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(held.most).toBe(READS_AT_ONCE);
 
+    // Another merchant's read of the same kind runs while the flooder's wait, and no more of those start.
     const answer = await post(other.apiKey, `query($id: ID) { paymentRequest(id: $id) { id activities { action } } }`, {
       id: request.id,
     });
@@ -84,11 +73,10 @@ describe("a tenant's share of the database", () => {
 
   it("refuses a merchant's next call with 429 while 5000 of its reads wait, and not another merchant's", async () => {
     const flooder = await buildMerchant();
-    for (let i = 0; i < 100; i++) await buildRequest({ merchant: flooder });
     const other = await buildMerchant();
-    hold(flooder);
-    // 3 calls × 20 pages × 100 requests: 6,000 activity reads, of which 3 run and the rest wait.
-    const flood = Array.from({ length: 3 }, () => post(flooder.apiKey, pagesWithActivities(20), { n: 100 }));
+    const pages = hold(flooder, "paymentRequest");
+    // 260 calls of 20 pages each: 3 pages run (held), and the rest wait until 5,000 do.
+    const flood = Array.from({ length: 260 }, () => post(flooder.apiKey, pagesWithActivities(20), { n: 1 }));
     const probe = (merchant: TestMerchant) => post(merchant.apiKey, "{ __typename }");
     const refused = await until(
       () => probe(flooder),
@@ -96,13 +84,14 @@ describe("a tenant's share of the database", () => {
       20_000,
     );
     expect(refused.body.errors?.[0]?.extensions?.code).toBe("RATE_LIMIT_EXCEEDED");
+    expect(refused.retryAfter).toBe("1");
     expect((await probe(other)).status).toBe(200);
+    expect(pages.running).toBe(READS_AT_ONCE);
 
-    held.release();
-    for (const { status, body } of await Promise.all(flood)) {
-      expect(status).toBe(200);
-      expect(body.errors).toBeUndefined();
-    }
+    pages.release();
+    const statuses = (await Promise.all(flood)).map(({ status }) => status);
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(5000 / 20);
+    expect(statuses.every((status) => status === 200 || status === 429)).toBe(true);
     expect((await probe(flooder)).status).toBe(200);
   }, 60_000);
 });

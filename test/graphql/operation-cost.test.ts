@@ -1,21 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { keyPrefixOf } from "../../src/domain/keys/api-key.js";
-import { app } from "../fixtures.js";
+import { graphqlPost } from "../fixtures.js";
 import { buildMerchant, buildRequest, type TestMerchant } from "../factories.js";
 
 type Body = { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: { code?: string } }[] };
 
-async function post(apiKey: string, query: string, variables: object = {}) {
-  const response = await app.fetch(
-    new Request("http://test/graphql", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": apiKey },
-      body: JSON.stringify({ query, variables }),
-    }),
-  );
-  return { status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as Body };
-}
+const post = (apiKey: string, query: string, variables: object = {}) => graphqlPost<Body>(apiKey, query, variables);
 
 async function limitedMerchant(perMinute: number) {
   const merchant = await buildMerchant();

@@ -6,27 +6,20 @@
  */
 import { describe, expect, it } from "vitest";
 import { allowRedirects } from "../../src/domain/merchants/redirects.js";
-import { app, rest } from "../fixtures.js";
+import { graphqlPost, rest } from "../fixtures.js";
 import { buildMerchant, operator } from "../factories.js";
 
 const BLANK = " \t\n ";
 const OPTIONAL_TEXT = ["clientId", "externalReference", "description", "notifyUrl", "redirectUrl"] as const;
 
-async function graphqlCreate(apiKey: string, input: Record<string, unknown>) {
-  const answer = await app.fetch(
-    new Request("http://test/graphql", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": apiKey },
-      body: JSON.stringify({
-        query: `mutation($input: RequestCreateInput!) { requestCreate(input: $input) {
-          __typename ... on PaymentRequest { id description externalReference notifyUrl redirectUrl clientId }
-          ... on Error { code message } } }`,
-        variables: { input },
-      }),
-    }),
+const graphqlCreate = (apiKey: string, input: Record<string, unknown>) =>
+  graphqlPost(
+    apiKey,
+    `mutation($input: RequestCreateInput!) { requestCreate(input: $input) {
+      __typename ... on PaymentRequest { id description externalReference notifyUrl redirectUrl clientId }
+      ... on Error { code message } } }`,
+    { input },
   );
-  return (await answer.json()) as { data: { requestCreate: Record<string, unknown> } };
-}
 
 describe("blank text parameters", () => {
   it.each(OPTIONAL_TEXT)("reads an optional %s of only whitespace as not given, on REST and GraphQL", async (name) => {
@@ -42,8 +35,8 @@ describe("blank text parameters", () => {
     const form = await rest("requests.create", { apiKey: merchant.apiKey, form: { ...base, amount: "300", [name]: BLANK } });
     expect(form.status, JSON.stringify(form.body)).toBe(200);
 
-    const { data } = await graphqlCreate(merchant.apiKey, { ...base, [name]: BLANK });
-    expect(data.requestCreate).toMatchObject({ __typename: "PaymentRequest", [name]: null });
+    const { body } = await graphqlCreate(merchant.apiKey, { ...base, [name]: BLANK });
+    expect(body.data?.["requestCreate"]).toMatchObject({ __typename: "PaymentRequest", [name]: null });
   });
 
   it("trims the text it keeps", async () => {
