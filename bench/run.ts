@@ -88,7 +88,9 @@ const isolationSection = async () => {
   return measureIsolation(bench, env, options);
 };
 if (options.only === "isolation") {
-  printTargets(isolationTargets(await isolationSection()));
+  const isolation = await isolationSection();
+  const verdicts = printTargets(isolationTargets(isolation));
+  console.log(`\nWrote ${await writeResults(options.quick, { only: "isolation", isolation, targets: verdicts })}`);
   await sql.end();
   await finish();
 }
@@ -105,7 +107,8 @@ const tracingSection = async () => {
   return measureTracing(bench, env, options);
 };
 if (options.only === "tracing") {
-  await tracingSection();
+  const tracing = await tracingSection();
+  console.log(`\nWrote ${await writeResults(options.quick, { only: "tracing", tracing })}`);
   await sql.end();
   await finish();
 }
