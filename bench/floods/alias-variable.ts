@@ -7,13 +7,11 @@
  * a turn's first call is answered, and after each pause `{"statuses": [[status, count], …]}`,
  * counted over every turn so far.
  */
-import { Agent, request } from "node:http";
-import { createInterface } from "node:readline";
+import { graphqlCaller, print, runTurns } from "./turns.js";
 
 const [base = "", apiKey = ""] = process.argv.slice(2);
-const print = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
-/** Calls in flight at once, as measured (../shared/notes/measured-2026-11-26.md). */
+/** Calls in flight at once, as the attack was measured. */
 const IN_FLIGHT = 2;
 const ALIASES = 20;
 
@@ -26,47 +24,24 @@ const body = JSON.stringify({
   variables: { n: 100 },
 });
 
-const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
-const headers = { "content-type": "application/json", "x-api-key": apiKey };
-const statuses = new Map<number, number>();
+const caller = graphqlCaller(base, apiKey, IN_FLIGHT);
 
-/** One call, read to its end; its status, or 0 when the connection failed. */
-const send = () =>
-  new Promise<number>((resolve) => {
-    const call = request(`${base}/graphql`, { agent, method: "POST", headers }, (response) => {
-      response.resume();
-      response.on("end", () => resolve(response.statusCode!));
-    });
-    call.on("error", () => resolve(0)).end(body);
-  });
-
-let turn: { stop: () => void; loops: Promise<void>[] } | null = null;
-
+/** A turn: IN_FLIGHT loops, each sending the next call as soon as the last is answered. */
 function flood() {
   let stopped = false;
   let told = false;
   const loop = async () => {
     while (!stopped) {
-      const status = await send();
-      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      await caller.send(body);
       if (!told) print({ underway: (told = true) });
     }
   };
-  turn = { stop: () => (stopped = true), loops: Array.from({ length: IN_FLIGHT }, loop) };
+  const loops = Array.from({ length: IN_FLIGHT }, loop);
+  return async () => {
+    stopped = true;
+    await Promise.all(loops);
+  };
 }
 
-async function pause() {
-  if (!turn) return;
-  turn.stop();
-  await Promise.all(turn.loops);
-  turn = null;
-  print({ statuses: [...statuses] });
-}
-
-const commands = createInterface({ input: process.stdin });
-for await (const command of commands) {
-  if (command === "flood") flood();
-  else if (command === "pause") await pause();
-}
-await pause();
-agent.destroy();
+await runTurns(flood, caller);
+caller.close();

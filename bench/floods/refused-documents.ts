@@ -6,11 +6,9 @@
  * turn is under way (and, the first time, past the key's 20 documents a minute), and after each
  * pause `{"statuses": [[status, count], …]}`, counted over every turn so far.
  */
-import { Agent, request } from "node:http";
-import { createInterface } from "node:readline";
+import { graphqlCaller, print, runTurns } from "./turns.js";
 
 const [base = "", apiKey = ""] = process.argv.slice(2);
-const print = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 /** This many documents a second, at most this many at a time (a slow answer slows it). */
 const PER_SECOND = 200;
@@ -40,56 +38,31 @@ function refusedDocuments() {
   return () => `{"query":"# ${n++}\\n${kinds[n % kinds.length]}"}`;
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-const headers = { "content-type": "application/json", "x-api-key": apiKey };
+const caller = graphqlCaller(base, apiKey, CONNECTIONS);
 const nextDocument = refusedDocuments();
-const statuses = new Map<number, number>();
-const answered = () => [...statuses.values()].reduce((sum, n) => sum + n, 0);
 
-/** One document; its status, or 0 when the connection failed. */
-const send = (body: string) =>
-  new Promise<number>((resolve) => {
-    const call = request(`${base}/graphql`, { agent, method: "POST", headers }, (response) => {
-      response.resume();
-      response.on("end", () => resolve(response.statusCode!));
-    });
-    call.on("error", () => resolve(0)).end(body);
-  });
-
-let turn: { tick: NodeJS.Timeout; sending: Set<Promise<void>> } | null = null;
-
+/** A turn: PER_SECOND documents a second, at most CONNECTIONS at a time; ends once those sent are answered. */
 function flood() {
   const sending = new Set<Promise<void>>();
-  const underwayAt = Math.max(25, answered() + 8);
+  const underwayAt = Math.max(25, caller.answered() + 8);
   let inFlight = 0;
   let told = false;
   const tick = setInterval(() => {
     for (let i = 0; i < PER_SECOND / 100 && inFlight < CONNECTIONS; i++) {
       inFlight++;
-      const sent: Promise<void> = send(nextDocument()).then((status) => {
-        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      const sent: Promise<void> = caller.send(nextDocument()).then(() => {
         inFlight--;
         sending.delete(sent);
-        if (!told && answered() >= underwayAt) print({ underway: (told = true) });
+        if (!told && caller.answered() >= underwayAt) print({ underway: (told = true) });
       });
       sending.add(sent);
     }
   }, 10);
-  turn = { tick, sending };
+  return async () => {
+    clearInterval(tick);
+    await Promise.all(sending);
+  };
 }
 
-async function pause() {
-  if (!turn) return;
-  clearInterval(turn.tick);
-  await Promise.all(turn.sending);
-  turn = null;
-  print({ statuses: [...statuses] });
-}
-
-const commands = createInterface({ input: process.stdin });
-for await (const command of commands) {
-  if (command === "flood") flood();
-  else if (command === "pause") await pause();
-}
-await pause();
-agent.destroy();
+await runTurns(flood, caller);
+caller.close();
