@@ -117,6 +117,21 @@ export abstract class DomainError<C extends ErrorCode = ErrorCode> extends Error
   }
 }
 
+/**
+ * An error made without capturing the stack: for refusals a caller may send by the thousand (a
+ * throttled flood), which are answers, not faults, and whose stack no one reads. Capturing one cost
+ * a sixth of the API's CPU under such a flood.
+ */
+export function stackless<E extends Error>(make: () => E): E {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return make();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 /** A parameter is missing or malformed, or names something that cannot be used here. */
 export class ValidationError extends DomainError<ValidationCode> {}
 

@@ -1,5 +1,5 @@
 import { GraphQLError } from "graphql";
-import { RateLimitedError, type DomainError } from "../domain/errors.js";
+import { RateLimitedError, stackless, type DomainError } from "../domain/errors.js";
 import { httpStatusOf } from "../transport/http-status.js";
 
 /**
@@ -9,7 +9,10 @@ import { httpStatusOf } from "../transport/http-status.js";
 export function refusalOf(error: DomainError): GraphQLError {
   const headers: Record<string, string> =
     error instanceof RateLimitedError ? { "Retry-After": String(error.retryAfterSeconds) } : {};
-  return new GraphQLError(error.message, {
-    extensions: { code: error.code, http: { status: httpStatusOf(error.code), headers } },
-  });
+  return stackless(
+    () =>
+      new GraphQLError(error.message, {
+        extensions: { code: error.code, http: { status: httpStatusOf(error.code), headers } },
+      }),
+  );
 }

@@ -1,4 +1,4 @@
-import { ExternalServiceError, RateLimitedError, UnauthenticatedError } from "../domain/errors.js";
+import { ExternalServiceError, RateLimitedError, stackless, UnauthenticatedError } from "../domain/errors.js";
 import type { AuthenticatedKey } from "../domain/keys/authenticate.js";
 import type { Redis, Result } from "ioredis";
 import { revocationMark } from "../key-revocations.js";
@@ -93,7 +93,7 @@ return count`,
     async charge(meter, calls, now = new Date()) {
       const spentUntil = spent.get(meter.bucket);
       if (spentUntil !== undefined && spentUntil > now.getTime())
-        throw new RateLimitedError(secondsUntil(spentUntil, now.getTime()));
+        throw stackless(() => new RateLimitedError(secondsUntil(spentUntil, now.getTime())));
       const window = Math.floor(now.getTime() / WINDOW_MS);
       // In braces, a Redis Cluster hash tag: a key's counter shares its revocation mark's slot (key-revocations.ts).
       const counter = `payreq:rate:{${meter.bucket}}:${window}`;
@@ -116,7 +116,7 @@ return count`,
         const end = (window + 1) * WINDOW_MS;
         if (spent.size >= MAX_SPENT) forgetEnded(now.getTime());
         if (spent.size < MAX_SPENT) spent.set(meter.bucket, end);
-        throw new RateLimitedError(secondsUntil(end, now.getTime()));
+        throw stackless(() => new RateLimitedError(secondsUntil(end, now.getTime())));
       }
     },
   };
