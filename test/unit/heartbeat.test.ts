@@ -38,10 +38,14 @@ describe("the worker's heartbeat", () => {
   it("stops only once a write already under way has ended", async () => {
     const fifo = join(dir, "write-under-way");
     await promisify(execFile)("mkfifo", [fifo]);
-    const heartbeat = startHeartbeat(fifo, 60_000, async () => {});
+    let checked!: () => void;
+    const beatChecked = new Promise<void>((resolve) => (checked = resolve));
+    const heartbeat = startHeartbeat(fifo, 60_000, async () => checked());
     let reading: Promise<string> | undefined;
     try {
-      await sleep(50); // the check answered, and the write waits for a reader
+      // The check has answered, and what follows it in the same turn has started the write, which waits for a reader.
+      await beatChecked;
+      await new Promise((resolve) => setImmediate(resolve));
       const stopped = Promise.resolve(heartbeat.stop()).then(() => "stopped");
       expect(await Promise.race([stopped, sleep(200, "still writing")])).toBe("still writing");
       reading = readFile(fifo, "utf8");
