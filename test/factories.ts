@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { db } from "../src/db.js";
 import type { Actor, DomainContext } from "../src/domain/context.js";
+import { keyPrefixOf } from "../src/domain/keys/api-key.js";
 import { createApiKey } from "../src/domain/keys/create.js";
 import { createMerchant } from "../src/domain/merchants/create.js";
 import { createRequest } from "../src/domain/requests/create.js";
 import type { CreateRequestInput } from "../src/domain/requests/schemas.js";
 import { createWallet } from "../src/domain/wallets/create.js";
 import { logger } from "./api-parts.js";
+import { until } from "./until.js";
 
 export function contextFor(actor: Actor, now?: Date): DomainContext {
   return { actor, requestId: randomUUID(), logger, now: () => now ?? new Date() };
@@ -23,6 +25,23 @@ export async function buildMerchant(currency = "NZD") {
 }
 
 export type TestMerchant = Awaited<ReturnType<typeof buildMerchant>>;
+
+/**
+ * A fresh merchant whose key may spend `perMinute` calls (GraphQL: points) a minute, made with at
+ * least 10 s of the current minute left: limits count in fixed one-minute windows, and a test that
+ * spends the minute and then expects 429 must make its calls in one window.
+ */
+export async function buildLimitedMerchant(perMinute: number) {
+  await until(
+    () => Date.now() % 60_000,
+    (intoMinute) => intoMinute <= 50_000,
+    15_000,
+    "a minute with at least 10 s left",
+  );
+  const merchant = await buildMerchant();
+  await db.apiKey.update({ where: { prefix: keyPrefixOf(merchant.apiKey) }, data: { rateLimitPerMinute: perMinute } });
+  return merchant;
+}
 
 export async function buildPayerKey() {
   return (await createApiKey(operator, { kind: "PAYER" })).apiKey;

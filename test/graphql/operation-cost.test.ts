@@ -1,18 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { db } from "../../src/db.js";
-import { keyPrefixOf } from "../../src/domain/keys/api-key.js";
 import { graphqlPost } from "../fixtures.js";
-import { buildMerchant, buildRequest, type TestMerchant } from "../factories.js";
+import { buildLimitedMerchant, buildMerchant, buildRequest, type TestMerchant } from "../factories.js";
 
 type Body = { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: { code?: string } }[] };
 
 const post = (apiKey: string, query: string, variables: object = {}) => graphqlPost<Body>(apiKey, query, variables);
-
-async function limitedMerchant(perMinute: number) {
-  const merchant = await buildMerchant();
-  await db.apiKey.update({ where: { prefix: keyPrefixOf(merchant.apiKey) }, data: { rateLimitPerMinute: perMinute } });
-  return merchant;
-}
 
 /** `aliases` aliases of `paymentRequests(first: $n)`, each node with `node` selected. */
 const aliased = (aliases: number, node: string, n = "Int") =>
@@ -30,7 +22,7 @@ const plainRead = (merchant: TestMerchant, id: string) =>
 
 describe("GraphQL operation cost", () => {
   it("counts a list's size from the operation's variables, and refuses the flood of issue 35 as BAD_REQUEST before it runs, for one call", async () => {
-    const merchant = await limitedMerchant(3);
+    const merchant = await buildLimitedMerchant(3);
     const { request } = await buildRequest({ merchant });
     for (const [document, variables] of [
       [aliased(20, FLOOD_NODE), { n: 100 }],
@@ -76,7 +68,7 @@ describe("GraphQL operation cost", () => {
 
 describe("GraphQL rate limit in points", () => {
   it("charges a tenth of an operation's cost: 20 aliases of first: 20 with refunds drain 42 points, not 20 calls", async () => {
-    const merchant = await limitedMerchant(60);
+    const merchant = await buildLimitedMerchant(60);
     await buildRequest({ merchant });
     // 20 × (1 + 20 × 1) = 420 reads: 42 points.
     const document = aliased(20, "id refunds { id }");
@@ -91,7 +83,7 @@ describe("GraphQL rate limit in points", () => {
   });
 
   it("keeps a plain read, and a dashboard's page of 20 requests, at one point", async () => {
-    const merchant = await limitedMerchant(4);
+    const merchant = await buildLimitedMerchant(4);
     const { request } = await buildRequest({ merchant });
     const page = `{ paymentRequests(first: 20) { edges { node { id status createdAt denomination { amount asset } } } pageInfo { hasNextPage endCursor } } }`;
     expect((await plainRead(merchant, request.id)).status).toBe(200);
@@ -102,7 +94,7 @@ describe("GraphQL rate limit in points", () => {
   });
 
   it("refuses as BAD_REQUEST, for one call, an operation dearer than the key's whole minute", async () => {
-    const merchant = await limitedMerchant(30);
+    const merchant = await buildLimitedMerchant(30);
     const refused = await post(merchant.apiKey, aliased(20, "id refunds { id }"), { n: 20 });
     expect(refused.status).toBe(400);
     expect(refused.body.errors).toEqual([
