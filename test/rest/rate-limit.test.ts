@@ -7,7 +7,6 @@ import { db } from "../../src/db.js";
 import { keyPrefixOf } from "../../src/domain/keys/api-key.js";
 import { app, rest } from "../fixtures.js";
 import { buildLimitedMerchant, buildMerchant } from "../factories.js";
-import { until } from "../until.js";
 import { testEnv } from "../../vitest.config.js";
 
 describe("rate limits", () => {
