@@ -1,6 +1,6 @@
 import { GraphQLError, type DocumentNode, type GraphQLSchema } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { DomainError, RateLimitedError } from "../domain/errors.js";
+import { DomainError, RateLimitedError, stackless } from "../domain/errors.js";
 import type { Meter, RateLimiter } from "../transport/rate-limit.js";
 import type { RequestContexts } from "../transport/request-context.js";
 import type { GraphQLContext } from "./context.js";
@@ -86,4 +86,5 @@ export function useRateLimit(limiter: RateLimiter, contexts: RequestContexts): P
 }
 
 /** A document refused before it runs, as the other bounds refuse one (operation-bounds.ts). */
-const badRequest = (message: string) => new GraphQLError(message, { extensions: { code: "BAD_REQUEST", http: { status: 400 } } });
+const badRequest = (message: string) =>
+  stackless(() => new GraphQLError(message, { extensions: { code: "BAD_REQUEST", http: { status: 400 } } }));

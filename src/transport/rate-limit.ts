@@ -1,5 +1,6 @@
 import { ExternalServiceError, RateLimitedError, stackless, UnauthenticatedError } from "../domain/errors.js";
 import type { AuthenticatedKey } from "../domain/keys/authenticate.js";
+import { setTimeout as delay } from "node:timers/promises";
 import type { Redis, Result } from "ioredis";
 import { revocationMark } from "../key-revocations.js";
 import { clientBucketOf } from "./client-address.js";
@@ -50,6 +51,14 @@ export interface RateLimiter {
   isSpent(meter: Meter, now?: number): boolean;
 }
 
+/**
+ * How long a call is held before it is refused in a window its meter has already spent here. A
+ * caller that ignores Retry-After and calls again the moment it is answered (a flood) is then
+ * answered at this pace on each of its connections, so its refusals take little of the API's CPU
+ * from other tenants. The window's first refusal is answered at once.
+ */
+export const REPEATED_REFUSAL_DELAY_MS = 250;
+
 /** Bounds the memory a flood from many addresses can take; past it, Redis answers as before. */
 const MAX_SPENT = 100_000;
 
@@ -92,8 +101,10 @@ return count`,
     isSpent: (meter, now = Date.now()) => (spent.get(meter.bucket) ?? 0) > now,
     async charge(meter, calls, now = new Date()) {
       const spentUntil = spent.get(meter.bucket);
-      if (spentUntil !== undefined && spentUntil > now.getTime())
-        throw stackless(() => new RateLimitedError(secondsUntil(spentUntil, now.getTime())));
+      if (spentUntil !== undefined && spentUntil > now.getTime()) {
+        await delay(REPEATED_REFUSAL_DELAY_MS);
+        throw stackless(() => new RateLimitedError(secondsUntil(spentUntil, Date.now())));
+      }
       const window = Math.floor(now.getTime() / WINDOW_MS);
       // In braces, a Redis Cluster hash tag: a key's counter shares its revocation mark's slot (key-revocations.ts).
       const counter = `payreq:rate:{${meter.bucket}}:${window}`;
