@@ -9,7 +9,12 @@ import { writeFile } from "node:fs/promises";
  * is still waiting when it is called writes nothing, and a write already under way is waited for
  * (the check itself is not: with PostgreSQL or Redis down it may wait long, and then writes nothing).
  */
-export function startHeartbeat(file: string, everyMs: number, healthy: () => Promise<unknown>): { stop(): Promise<void> } {
+export function startHeartbeat(
+  file: string,
+  everyMs: number,
+  healthy: () => Promise<unknown>,
+  write: (file: string, text: string) => Promise<void> = writeFile,
+): { stop(): Promise<void> } {
   let stopped = false;
   let beating = false;
   let writing: Promise<void> | undefined;
@@ -25,7 +30,7 @@ export function startHeartbeat(file: string, everyMs: number, healthy: () => Pro
       beating = false;
     }
     if (stopped) return;
-    writing = writeFile(file, `${new Date().toISOString()}\n`).catch(() => {});
+    writing = write(file, `${new Date().toISOString()}\n`).catch(() => {});
     await writing;
   };
   void beat();

@@ -27,11 +27,18 @@ describe("the worker's heartbeat", () => {
   it("writes nothing once stopped, when its health check answers after the stop", async () => {
     const file = join(dir, "checked-after-stop");
     let answer!: () => void;
-    const heartbeat = startHeartbeat(file, 60_000, () => new Promise<void>((resolve) => (answer = resolve)));
+    const writes: string[] = [];
+    const heartbeat = startHeartbeat(
+      file,
+      60_000,
+      () => new Promise<void>((resolve) => (answer = resolve)),
+      async (written) => void writes.push(written),
+    );
     await heartbeat.stop();
     answer();
-    // Time for a write that should not come (a few milliseconds on any disk).
-    await sleep(200);
+    // The beat decides in the turn its check answers: by the next, any write it makes has begun.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual([]);
     expect(await exists(file)).toBe(false);
   });
 
