@@ -64,7 +64,7 @@ export async function currentSigningKey(): Promise<{ kid: string; source: Signin
 }
 
 export async function currentSigningKid(): Promise<string | null> {
-  return (await db.signingKey.findFirst({ where: { retiredAt: null }, select: { kid: true } }))?.kid ?? null;
+  return (await currentSigningKey())?.kid ?? null;
 }
 
 /** The JWKS: the current key and retired keys still inside their overlap. */
