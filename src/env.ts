@@ -30,6 +30,31 @@ function urlOf(protocols: string[], expected: string) {
   return z.string().refine((text) => URL.canParse(text) && protocols.includes(new URL(text).protocol), `expected ${expected}`);
 }
 
+/** A host and a port, as `host:port` (an IPv6 address in brackets: `[::1]:6379`). */
+export interface HostPort {
+  host: string;
+  port: number;
+}
+
+/** Comma-separated `host:port` pairs, at least one. */
+const hostPorts = z
+  .string()
+  .trim()
+  .min(1)
+  .transform((text, ctx): HostPort[] => {
+    const parsed: HostPort[] = [];
+    for (const item of text.split(",").map((part) => part.trim())) {
+      const match = /^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):(\d{1,5})$/.exec(item);
+      const port = Number(match?.[2]);
+      if (!match || port < 1 || port > 65535) {
+        ctx.addIssue({ code: "custom", message: `"${item}" is not host:port, such as 127.0.0.1:26379` });
+        return z.NEVER;
+      }
+      parsed.push({ host: match[1]!.replace(/^\[|\]$/g, ""), port });
+    }
+    return parsed;
+  });
+
 /** Variables every process reads: where the data lives and how loudly to log. Each process parses them with its own. */
 export const sharedEnv = z.object({
   /** The settings file read at start (see env-file.ts), relative to the working directory; empty: none. Set it in the environment. */
@@ -40,8 +65,31 @@ export const sharedEnv = z.object({
   ),
   /** A file holding the password of DATABASE_URL's role (a secret), put into DATABASE_URL. */
   DATABASE_PASSWORD_FILE: z.string().optional(),
-  /** Redis connection string: rate limits and request changes (API), queues (worker), key revocations (CLI). */
+  /**
+   * PostgreSQL for what a transaction-mode pooler cannot carry: the worker's LISTEN, migrations,
+   * session advisory locks. Default: DATABASE_URL. Set it when DATABASE_URL names a pooler.
+   */
+  DATABASE_DIRECT_URL: urlOf(
+    ["postgresql:", "postgres:"],
+    "a PostgreSQL URL such as postgresql://user@host:5432/payreq",
+  ).optional(),
+  /** `false`: no named prepared statements, as a transaction-mode pooler (PgBouncer) needs. */
+  DATABASE_PREPARED_STATEMENTS: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((v) => v === "true"),
+  /**
+   * Redis connection string: rate limits and request changes (API), queues (worker), key
+   * revocations (CLI). With REDIS_SENTINELS or REDIS_CLUSTER_NODES only its user, password, `rediss:`
+   * scheme (TLS) and database number are used.
+   */
   REDIS_URL: urlOf(["redis:", "rediss:"], "a Redis URL such as redis://host:6379").default("redis://127.0.0.1:6379"),
+  /** A Sentinel group's sentinels, comma-separated host:port; with REDIS_SENTINEL_NAME. */
+  REDIS_SENTINELS: hostPorts.optional(),
+  /** The name of the master the sentinels of REDIS_SENTINELS watch. */
+  REDIS_SENTINEL_NAME: z.string().trim().min(1).optional(),
+  /** A Redis Cluster's seed nodes, comma-separated host:port; the rest are discovered. */
+  REDIS_CLUSTER_NODES: hostPorts.optional(),
   /** pino log level: fatal, error, warn, info, debug, trace or silent. */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** `production` hides development conveniences. */
@@ -126,44 +174,85 @@ const host = z
   )
   .optional();
 
+/**
+ * Which Redis: REDIS_URL alone (a single node), or with REDIS_SENTINELS and REDIS_SENTINEL_NAME
+ * (a Sentinel group), or with REDIS_CLUSTER_NODES (a Cluster); never both of the latter.
+ */
+function redisTopologyRules(
+  env: { REDIS_SENTINELS?: HostPort[]; REDIS_SENTINEL_NAME?: string; REDIS_CLUSTER_NODES?: HostPort[] },
+  ctx: z.RefinementCtx,
+) {
+  if (env.REDIS_SENTINELS && env.REDIS_CLUSTER_NODES)
+    ctx.addIssue({
+      code: "custom",
+      path: ["REDIS_CLUSTER_NODES"],
+      message: "set REDIS_SENTINELS or REDIS_CLUSTER_NODES, not both",
+    });
+  if (env.REDIS_SENTINELS && !env.REDIS_SENTINEL_NAME)
+    ctx.addIssue({
+      code: "custom",
+      path: ["REDIS_SENTINEL_NAME"],
+      message: "required with REDIS_SENTINELS: the name of the master the sentinels watch",
+    });
+  if (env.REDIS_SENTINEL_NAME && !env.REDIS_SENTINELS)
+    ctx.addIssue({
+      code: "custom",
+      path: ["REDIS_SENTINELS"],
+      message: "required with REDIS_SENTINEL_NAME: the sentinels' host:port list",
+    });
+}
+
 /** The API process: `src/api/config.ts`. */
-export const apiEnv = sharedEnv.extend(tracingEnv.shape).extend({
-  /** How long a stopping API lets the calls in flight finish before it cuts them off. */
-  SHUTDOWN_TIMEOUT: shutdownTimeout,
-  /** The address the API and its metrics port listen on; default 127.0.0.1, or every interface when NODE_ENV=production. */
-  HOST: host,
-  /** HTTP port of the API (GraphQL at /graphql). */
-  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
-  /**
-   * Where users reach the service (scheme, host, port and any path prefix), for the addresses it
-   * gives out: a request's pay page is `<PUBLIC_URL>/pay/<requestCode>`. Default `http://localhost:<PORT>`.
-   */
-  PUBLIC_URL: z
-    .url({ protocol: /^https?$/, message: "must be an http or https URL, e.g. https://pay.example.com" })
-    .refine((url) => !/[?#]/.test(url), "must not have a query or fragment")
-    .optional(),
-  /** Browser origins allowed to call /graphql (comma-separated, e.g. https://dashboard.example); none by default. */
-  CORS_ORIGINS: commaList,
-  /**
-   * Proxies in front of the API (comma-separated addresses or CIDR ranges) whose X-Forwarded-For
-   * names the client: per-address limits then count the client, not the proxy. None by default.
-   */
-  TRUSTED_PROXIES: commaList.pipe(
-    z.array(z.string().refine(isAddressOrRange, "an IP address or a CIDR range such as 10.0.0.0/8")),
-  ),
-  /** Port of GET /metrics (Prometheus), apart from the public port, on HOST; 0: no metrics port. */
-  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
-  /** Requests per minute per API key unless the key has its own limit (counted in Redis). */
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(200),
-  /** Subscription streams (server-sent events) one API key may hold open at once, across all API processes. */
-  SUBSCRIPTIONS_PER_KEY: z.coerce.number().int().min(1).default(20),
-  /** Subscription streams one client address may hold open at once, across all API processes. */
-  SUBSCRIPTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
-  /** Serve GraphiQL to browsers at /graphql. Default: on except in production. */
-  GRAPHIQL: flag.optional(),
-  /** Answer introspection queries. Default: on except in production. */
-  GRAPHQL_INTROSPECTION: flag.optional(),
-});
+export const apiEnv = sharedEnv
+  .extend(tracingEnv.shape)
+  .extend({
+    /**
+     * A PostgreSQL replica for reads that may lag (lists, dashboard queries, the audit trail);
+     * unset: every read goes to DATABASE_URL.
+     */
+    DATABASE_READ_URL: urlOf(
+      ["postgresql:", "postgres:"],
+      "a PostgreSQL URL such as postgresql://user@replica:5432/payreq",
+    ).optional(),
+    /** How many API processes `npm start`, `start:prod` and the image run on PORT; default: one per core but one. */
+    API_PROCESSES: z.coerce.number().int().min(1).max(64).optional(),
+    /** How long a stopping API lets the calls in flight finish before it cuts them off. */
+    SHUTDOWN_TIMEOUT: shutdownTimeout,
+    /** The address the API and its metrics port listen on; default 127.0.0.1, or every interface when NODE_ENV=production. */
+    HOST: host,
+    /** HTTP port of the API (GraphQL at /graphql). */
+    PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+    /**
+     * Where users reach the service (scheme, host, port and any path prefix), for the addresses it
+     * gives out: a request's pay page is `<PUBLIC_URL>/pay/<requestCode>`. Default `http://localhost:<PORT>`.
+     */
+    PUBLIC_URL: z
+      .url({ protocol: /^https?$/, message: "must be an http or https URL, e.g. https://pay.example.com" })
+      .refine((url) => !/[?#]/.test(url), "must not have a query or fragment")
+      .optional(),
+    /** Browser origins allowed to call /graphql (comma-separated, e.g. https://dashboard.example); none by default. */
+    CORS_ORIGINS: commaList,
+    /**
+     * Proxies in front of the API (comma-separated addresses or CIDR ranges) whose X-Forwarded-For
+     * names the client: per-address limits then count the client, not the proxy. None by default.
+     */
+    TRUSTED_PROXIES: commaList.pipe(
+      z.array(z.string().refine(isAddressOrRange, "an IP address or a CIDR range such as 10.0.0.0/8")),
+    ),
+    /** Port of GET /metrics (Prometheus), apart from the public port, on HOST; 0: no metrics port. */
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+    /** Requests per minute per API key unless the key has its own limit (counted in Redis). */
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(200),
+    /** Subscription streams (server-sent events) one API key may hold open at once, across all API processes. */
+    SUBSCRIPTIONS_PER_KEY: z.coerce.number().int().min(1).default(20),
+    /** Subscription streams one client address may hold open at once, across all API processes. */
+    SUBSCRIPTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
+    /** Serve GraphiQL to browsers at /graphql. Default: on except in production. */
+    GRAPHIQL: flag.optional(),
+    /** Answer introspection queries. Default: on except in production. */
+    GRAPHQL_INTROSPECTION: flag.optional(),
+  })
+  .superRefine(redisTopologyRules);
 
 /** The worker process: `worker/config.ts`. */
 export const workerEnv = sharedEnv
@@ -209,12 +298,20 @@ export const workerEnv = sharedEnv
     HOST: host,
     /** Port of the worker's GET /metrics (Prometheus: retention sweeps), on HOST; 0 picks a free one; unset: none. */
     WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  })
+  .superRefine((env, ctx) => {
+    redisTopologyRules(env, ctx);
+    // BullMQ's scripts touch several keys of a queue at once, which a Cluster allows only within one slot.
+    if (env.REDIS_CLUSTER_NODES && !/^\{[\w:-]+\}$/.test(env.QUEUE_PREFIX))
+      ctx.addIssue({
+        code: "custom",
+        path: ["QUEUE_PREFIX"],
+        message: `on a Redis Cluster (REDIS_CLUSTER_NODES) it must be a hash tag such as {${env.QUEUE_PREFIX.replace(/[{}]/g, "")}}`,
+      });
   });
 
 /** The operator CLI (`src/cli/admin.ts`): the database, and the signing keys it rotates. */
-export const cliEnv = sharedEnv
-  .pick({ ENV_FILE: true, DATABASE_URL: true, DATABASE_PASSWORD_FILE: true, REDIS_URL: true, LOG_LEVEL: true })
-  .extend(signingKeyEnv.shape);
+export const cliEnv = sharedEnv.omit({ NODE_ENV: true }).extend(signingKeyEnv.shape).superRefine(redisTopologyRules);
 
 /** Which process reads which variables. */
 export const processEnvs = { API: apiEnv, worker: workerEnv, CLI: cliEnv } as const;
