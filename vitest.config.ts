@@ -72,7 +72,7 @@ export default defineConfig({
         test: {
           name: "api",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/worker/**", "test/browser/**", ...OWN_PROCESS],
+          exclude: ["test/worker/**", "test/topology/**", "test/browser/**", ...OWN_PROCESS],
           setupFiles: ["test/setup/open-database.ts"],
           isolate: false,
           sequence: { groupOrder: 0 },
@@ -85,6 +85,22 @@ export default defineConfig({
           name: "own-process",
           include: OWN_PROCESS,
           setupFiles: ["test/setup/open-database.ts"],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      // Files that run the service on other engines (a Redis Cluster or Sentinel group, a replica, a
+      // pooler, several API processes): beside the API's files, each in a database of its own, on
+      // engines test/setup/engines.ts starts once per run, or that the file starts for itself.
+      {
+        extends: true,
+        test: {
+          name: "topology",
+          include: ["test/topology/**/*.test.ts"],
+          globalSetup: ["test/setup/engines.ts"],
+          setupFiles: ["test/setup/worker-database.ts", "test/setup/open-database.ts"],
+          maxWorkers: 2,
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
           sequence: { groupOrder: 0 },
         },
       },

@@ -1,0 +1,26 @@
+/**
+ * Global setup of the topology project (vitest.config.ts): the engines its files share, started
+ * once per run on free loopback ports, side by side, and stopped at the end. Each file reads where
+ * they are with `inject("engines")`. Engines a test must break (a Sentinel failover, a Redis
+ * restart, API processes killed) are started by that file alone.
+ */
+import type { TestProject } from "vitest/node";
+
+export interface Engines {
+  placeholder?: never;
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    engines: Engines;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const started: { stop(): Promise<void> }[] = [];
+  const engines: Engines = {};
+  project.provide("engines", engines);
+  return async () => {
+    await Promise.all(started.map((engine) => engine.stop()));
+  };
+}
