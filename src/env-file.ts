@@ -37,7 +37,9 @@ function readSettingsFile(env: NodeJS.ProcessEnv): void {
 
 /**
  * Puts the password in `DATABASE_PASSWORD_FILE` (a Compose or Kubernetes secret; one final newline
- * is dropped) into `DATABASE_URL`, so the URL itself holds no secret.
+ * is dropped) into `DATABASE_URL`, so the URL itself holds no secret; and into `DATABASE_DIRECT_URL`
+ * and `DATABASE_READ_URL` when they are set without a password of their own (the same role, reached
+ * past a pooler or on a replica).
  */
 export function loadDatabasePassword(env: NodeJS.ProcessEnv = process.env): void {
   const file = env["DATABASE_PASSWORD_FILE"];
@@ -50,7 +52,16 @@ export function loadDatabasePassword(env: NodeJS.ProcessEnv = process.env): void
   } catch (err) {
     throw new Error(`DATABASE_PASSWORD_FILE names ${file}, which cannot be read (${(err as NodeJS.ErrnoException).code}).`);
   }
-  const url = new URL(env["DATABASE_URL"]);
+  env["DATABASE_URL"] = withPassword(env["DATABASE_URL"], password);
+  for (const name of ["DATABASE_DIRECT_URL", "DATABASE_READ_URL"]) {
+    const other = env[name];
+    // One that is not a URL is left for the settings' check to name.
+    if (other && URL.canParse(other) && !new URL(other).password) env[name] = withPassword(other, password);
+  }
+}
+
+function withPassword(text: string, password: string): string {
+  const url = new URL(text);
   url.password = encodeURIComponent(password);
-  env["DATABASE_URL"] = url.toString();
+  return url.toString();
 }

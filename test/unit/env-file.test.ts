@@ -59,6 +59,28 @@ describe("the database password file (loadDatabasePassword)", () => {
     expect(decodeURIComponent(new URL(env["DATABASE_URL"]!).password)).toBe("s3cret:/@?#%");
   });
 
+  it("puts it into DATABASE_DIRECT_URL and DATABASE_READ_URL too, unless they carry a password of their own", () => {
+    const env: NodeJS.ProcessEnv = {
+      DATABASE_URL: "postgresql://app@pooler:6432/payreq",
+      DATABASE_DIRECT_URL: "postgresql://app@db:5432/payreq",
+      DATABASE_READ_URL: "postgresql://reader:own@replica:5432/payreq",
+      DATABASE_PASSWORD_FILE: join(dir, "password"),
+    };
+    loadDatabasePassword(env);
+    const password = (name: string) => decodeURIComponent(new URL(env[name]!).password);
+    expect(password("DATABASE_URL")).toBe("s3cret:/@?#%");
+    expect(password("DATABASE_DIRECT_URL")).toBe("s3cret:/@?#%");
+    expect(env["DATABASE_DIRECT_URL"]).toBe("postgresql://app:s3cret%3A%2F%40%3F%23%25@db:5432/payreq");
+    expect(env["DATABASE_READ_URL"]).toBe("postgresql://reader:own@replica:5432/payreq");
+
+    const unset: NodeJS.ProcessEnv = {
+      DATABASE_URL: "postgresql://app@db/payreq",
+      DATABASE_PASSWORD_FILE: join(dir, "password"),
+    };
+    loadDatabasePassword(unset);
+    expect(Object.keys(unset).sort()).toEqual(["DATABASE_PASSWORD_FILE", "DATABASE_URL"]);
+  });
+
   it("is read by loadEnvFile, after the settings file", async () => {
     const settings = join(dir, "settings.env");
     await writeFile(settings, `DATABASE_URL=postgresql://app@db/payreq\nDATABASE_PASSWORD_FILE=${join(dir, "password")}\n`);
