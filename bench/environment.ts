@@ -2,16 +2,19 @@
  * The run's environment for the service, the baseline and the CLI, and the clean-up of what it
  * makes: a signing key of its own, BullMQ keys under a prefix of its own, and (by default) a
  * database of its own. Environment, or the settings file as every entry point reads it
- * (src/env-file.ts): BENCH_DATABASE_URL, REDIS_URL, BENCH_API_PORT, BENCH_BASELINE_PORT.
+ * (src/env-file.ts): BENCH_DATABASE_URL, the Redis settings (REDIS_URL, or with REDIS_SENTINELS or
+ * REDIS_CLUSTER_NODES), BENCH_API_PORT, BENCH_BASELINE_PORT.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { exportPKCS8, generateKeyPair } from "jose";
-import { Redis } from "ioredis";
+import { Cluster } from "ioredis";
 import { dropDatabase } from "../scripts/start/database-admin.js";
 import { loadEnvFile } from "../src/env-file.js";
+import { parseEnv, sharedEnv } from "../src/env.js";
+import { connectRedis, redisTopology, type RedisTopology } from "../src/redis-connection.js";
 import { onCleanUp } from "./lifecycle.js";
 
 export interface Environment {
@@ -19,7 +22,7 @@ export interface Environment {
   databaseUrl: string;
   /** True when the database is the run's own, dropped at the end. */
   ownDatabase: boolean;
-  redisUrl: string;
+  redis: RedisTopology;
   queuePrefix: string;
   apiPort?: number;
   baselinePort: string;
@@ -34,12 +37,19 @@ async function writeSigningKey(dir: string): Promise<string> {
 }
 
 /** Deletes the run's BullMQ keys (the worker may have been killed, so it cannot tidy them itself). */
-async function deleteQueueKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, connectTimeout: 2_000, commandTimeout: 5_000, maxRetriesPerRequest: 1 });
+async function deleteQueueKeys(topology: RedisTopology, prefix: string): Promise<void> {
+  const redis = connectRedis(topology, {
+    lazyConnect: true,
+    connectTimeout: 2_000,
+    commandTimeout: 5_000,
+    maxRetriesPerRequest: 1,
+  });
   try {
     await redis.connect();
-    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 1000 }) as AsyncIterable<string[]>)
-      if (keys.length) await redis.unlink(...keys);
+    // On a Cluster the prefix is a hash tag: all its keys are on one master, and each is unlinked where it is.
+    for (const node of redis instanceof Cluster ? redis.nodes("master") : [redis])
+      for await (const keys of node.scanStream({ match: `${prefix}:*`, count: 1000 }) as AsyncIterable<string[]>)
+        for (const key of keys) await redis.unlink(key);
   } finally {
     redis.disconnect();
   }
@@ -51,17 +61,17 @@ export async function prepareEnvironment(): Promise<Environment> {
   const ownDatabase = !process.env.BENCH_DATABASE_URL;
   const databaseUrl =
     process.env.BENCH_DATABASE_URL ?? `postgresql://postgres@127.0.0.1:5432/payreq_bench_${randomBytes(4).toString("hex")}`;
-  const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-  const queuePrefix = `bench-${Date.now()}`;
+  const redis = redisTopology(parseEnv(sharedEnv));
+  // A Cluster keeps a queue's keys in one slot only under a hash tag.
+  const queuePrefix = redis.kind === "cluster" ? `{bench-${Date.now()}}` : `bench-${Date.now()}`;
   const keyDir = await mkdtemp(join(tmpdir(), "payreq-bench-keys-"));
   // Registered in this order, they run after every process has stopped.
   onCleanUp("remove the signing keys", () => rm(keyDir, { recursive: true, force: true }));
-  onCleanUp(`delete the Redis keys ${queuePrefix}:*`, () => deleteQueueKeys(redisUrl, queuePrefix));
+  onCleanUp(`delete the Redis keys ${queuePrefix}:*`, () => deleteQueueKeys(redis, queuePrefix));
   if (ownDatabase) onCleanUp(`drop ${databaseUrl}`, () => dropDatabase(databaseUrl));
   const env = {
     ...process.env,
     DATABASE_URL: databaseUrl,
-    REDIS_URL: redisUrl,
     QUEUE_PREFIX: queuePrefix,
     LOG_LEVEL: "warn",
     NODE_ENV: "production",
@@ -80,7 +90,7 @@ export async function prepareEnvironment(): Promise<Environment> {
     env,
     databaseUrl,
     ownDatabase,
-    redisUrl,
+    redis,
     queuePrefix,
     ...(process.env.BENCH_API_PORT ? { apiPort: Number(process.env.BENCH_API_PORT) } : {}),
     baselinePort: process.env.BENCH_BASELINE_PORT ?? "0",

@@ -27,6 +27,7 @@ import { isolationTargets, targets } from "./targets.js";
 import { measureThroughput } from "./throughput.js";
 import { measureTracing } from "./tracing.js";
 import { measureWebhooks } from "./webhooks.js";
+import { describeRedis } from "../src/redis-connection.js";
 
 const args = process.argv.slice(2);
 const options: BenchOptions = (() => {
@@ -38,7 +39,7 @@ const options: BenchOptions = (() => {
   }
 })();
 installGuards(options.deadlineMs);
-const { env, databaseUrl, ownDatabase, redisUrl, queuePrefix, apiPort, baselinePort } = await prepareEnvironment();
+const { env, databaseUrl, ownDatabase, redis, queuePrefix, apiPort, baselinePort } = await prepareEnvironment();
 
 const command = ["node", ...process.execArgv, relative(process.cwd(), process.argv[1]!), ...args].join(" ");
 const viaNpm = process.env.npm_lifecycle_event
@@ -52,7 +53,7 @@ console.log(
   `  machine: ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB; Node ${process.version}`,
 );
 console.log(`  database: ${databaseUrl}${ownDatabase ? " (created by npm start for this run, dropped at its end)" : ""}`);
-console.log(`  Redis: ${redisUrl.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@")}, queues ${queuePrefix}:* (deleted at the end)`);
+console.log(`  Redis: ${describeRedis(redis)}, queues ${queuePrefix}:* (deleted at the end)`);
 
 const ticksPerSecond = clockTicksPerSecond();
 const baseline = startServer("bench/baseline-server.ts", { ...env, PORT: baselinePort });

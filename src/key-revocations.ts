@@ -1,4 +1,4 @@
-import { Redis } from "ioredis";
+import { connectRedis, type RedisClient, type RedisTopology } from "./redis-connection.js";
 
 /**
  * How a revocation reaches running API processes: a mark per revoked key in Redis. An API process
@@ -19,16 +19,16 @@ export const REVOCATION_MARK_MS = 10 * 60_000;
 export const REVOKED_STREAMS_CHECK_MS = 2_000;
 
 /** Of these key prefixes, the ones marked revoked: one EXISTS each (in cluster mode, each on its key's node). */
-export async function revokedAmong(redis: Pick<Redis, "exists">, prefixes: readonly string[]): Promise<string[]> {
+export async function revokedAmong(redis: Pick<RedisClient, "exists">, prefixes: readonly string[]): Promise<string[]> {
   const marked = await Promise.all(prefixes.map((prefix) => redis.exists(revocationMark(prefix))));
   return prefixes.filter((_, i) => marked[i] === 1);
 }
 
-let redis: Redis | undefined;
+let redis: RedisClient | undefined;
 
 /** Connects (on first use) to the Redis the API processes use. A process that revokes keys opens it first. */
-export function openKeyRevocations(url: string): void {
-  redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: 2_000 });
+export function openKeyRevocations(topology: RedisTopology): void {
+  redis = connectRedis(topology, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: 2_000 });
   // A failed command says why; the connection's own errors would only repeat it.
   redis.on("error", () => {});
 }

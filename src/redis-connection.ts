@@ -92,12 +92,17 @@ export function describeRedis(topology: RedisTopology): string {
     nodes.map(({ host, port }) => (host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`)).join(",");
   switch (topology.kind) {
     case "single": {
-      const { host, port } = new URL(topology.url);
-      return `Redis at ${host}:${port || 6379}`;
+      const { hostname, port } = new URL(topology.url);
+      return `Redis at ${hostname}:${port || 6379}`;
     }
     case "sentinel":
       return `Redis master "${topology.name}" of the sentinels at ${at(topology.sentinels)}`;
     case "cluster":
       return `the Redis Cluster at ${at(topology.nodes)}`;
   }
+}
+
+/** The setting that says where the topology is: the one to fix when it cannot be reached. */
+export function redisSetting(topology: RedisTopology): "REDIS_URL" | "REDIS_SENTINELS" | "REDIS_CLUSTER_NODES" {
+  return ({ single: "REDIS_URL", sentinel: "REDIS_SENTINELS", cluster: "REDIS_CLUSTER_NODES" } as const)[topology.kind];
 }

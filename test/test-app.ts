@@ -10,7 +10,7 @@ let redis: ReturnType<typeof openRedis> | undefined;
  * settings (PUBLIC_URL), as the environment would.
  */
 export function createTestApp(graphql: Partial<ApiConfig["graphql"]> = {}, server: Partial<ApiConfig["server"]> = {}) {
-  redis ??= openRedis(config.redis.url, logger);
+  redis ??= openRedis(config.redis, logger);
   return createApp({
     config: { ...config, graphql: { ...config.graphql, ...graphql }, server: { ...config.server, ...server } },
     logger,

@@ -1,7 +1,7 @@
 import { UnrecoverableError, Worker } from "bullmq";
-import { Redis } from "ioredis";
 import { isDatabaseUnavailable, isRedisUnavailable } from "../src/connection-errors.js";
 import { db } from "../src/db.js";
+import { connectRedis } from "../src/redis-connection.js";
 import type { Logger } from "../src/logger.js";
 import type { WorkerConfig } from "./config.js";
 import { deliverFirstAttempts, deliverWebhook, deliveryLeaseMs, retryDelay, RetryLater } from "./jobs/deliver-webhook.js";
@@ -40,7 +40,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
   await untilReachable(() => db.$queryRaw`SELECT 1`, databaseOutage);
   // A key that cannot be read stops the start here (SigningKeyProblem), before anything else opens.
   const keys = await openKeyStore(config.webhooks, logger);
-  const connection = new Redis(config.redis.url, { maxRetriesPerRequest: null });
+  const connection = connectRedis(config.redis, { maxRetriesPerRequest: null });
   connection.on("error", redisOutage.failed);
   connection.on("ready", redisOutage.recovered);
   // The expiry sweep announces expiries to the API processes' subscribers.

@@ -1,5 +1,6 @@
 import { parseEnv, workerEnv } from "../src/env.js";
 import { listenHost } from "../src/listen-address.js";
+import { redisTopology } from "../src/redis-connection.js";
 import { tracingSettings } from "../src/tracing.js";
 
 /** The worker process's configuration, from its environment (strictly: src/env.ts), read by its composition root. */
@@ -9,7 +10,8 @@ export function loadWorkerConfig(env = parseEnv(workerEnv)) {
     db: { url: env.DATABASE_URL, poolSize: 20 },
     log: { level: env.LOG_LEVEL, pretty: env.NODE_ENV !== "production", traceIds: tracing.exporter !== null },
     tracing,
-    redis: { url: env.REDIS_URL },
+    /** Which Redis, and where (a single node, a Sentinel group or a Cluster). */
+    redis: redisTopology(env),
     queues: { prefix: env.QUEUE_PREFIX },
     expiry: { sweepIntervalMs: env.EXPIRY_SWEEP_INTERVAL },
     retention: {

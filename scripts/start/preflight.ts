@@ -7,6 +7,7 @@
  * sentence saying what to fix and exits 1.
  */
 import { listenHost } from "../../src/listen-address.js";
+import { redisTopology } from "../../src/redis-connection.js";
 import { checkPortFree, checkRedis } from "./dependencies.js";
 import { prepareDatabase, readConfiguration } from "./prepare.js";
 import { StartupProblem } from "./problem.js";
@@ -27,7 +28,7 @@ const say = (line: string) => console.log(`payreq: ${line}`);
 
 try {
   const { api, worker } = readConfiguration();
-  await checkRedis(api.REDIS_URL);
+  await checkRedis(redisTopology(api));
   const host = listenHost(api);
   await checkPortFree(host, api.PORT, "PORT");
   // METRICS_PORT=0 serves no metrics port; PORT=0 is any free one: neither is taken.

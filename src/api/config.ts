@@ -1,5 +1,6 @@
 import { apiEnv, parseEnv } from "../env.js";
 import { listenHost } from "../listen-address.js";
+import { redisTopology } from "../redis-connection.js";
 import { tracingSettings } from "../tracing.js";
 
 /**
@@ -26,7 +27,8 @@ export function loadApiConfig(env = parseEnv(apiEnv)) {
       introspection: env.GRAPHQL_INTROSPECTION ?? env.NODE_ENV !== "production",
     },
     db: { url: env.DATABASE_URL, poolSize: 20 },
-    redis: { url: env.REDIS_URL },
+    /** Which Redis, and where (a single node, a Sentinel group or a Cluster). */
+    redis: redisTopology(env),
     rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE },
     subscriptions: { perKey: env.SUBSCRIPTIONS_PER_KEY, perAddress: env.SUBSCRIPTIONS_PER_ADDRESS },
     log: { level: env.LOG_LEVEL, pretty: env.NODE_ENV !== "production", traceIds: tracing.exporter !== null },

@@ -3,7 +3,8 @@ import { serve, type ServerType } from "@hono/node-server";
 import { loadApiConfig } from "./config.js";
 import { closeDatabase, openDatabase } from "../db.js";
 import { createLogger } from "../logger.js";
-import { openRedis, redactedUrl, waitForRedis } from "../transport/redis.js";
+import { openRedis, waitForRedis } from "../transport/redis.js";
+import { describeRedis, redisSetting } from "../redis-connection.js";
 import { createApp } from "../http/app.js";
 import { createMetricsApp } from "../http/metrics.js";
 import { localBaseUrl } from "../listen-address.js";
@@ -13,9 +14,9 @@ const config = loadApiConfig();
 const logger = createLogger(config.log, "api");
 const tracing = config.tracing.exporter ? (await import("./tracing.js")).startApiTracing(config.tracing, logger) : undefined;
 openDatabase(config.db, logger);
-const redis = openRedis(config.redis.url, logger);
-if (!(await waitForRedis(redis, 30_000, logger))) {
-  logger.fatal({ url: redactedUrl(config.redis.url) }, "Redis did not answer within 30 s; set REDIS_URL to a running Redis");
+const redis = openRedis(config.redis, logger);
+if (!(await waitForRedis(redis, config.redis, 30_000, logger))) {
+  logger.fatal(`${describeRedis(config.redis)} did not answer within 30 s; set ${redisSetting(config.redis)} to a running Redis`);
   process.exit(1);
 }
 

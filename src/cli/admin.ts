@@ -24,6 +24,7 @@ const { command, values, words } = commandLine;
 const [
   { closeDatabase, openDatabase },
   { closeKeyRevocations, openKeyRevocations },
+  { redisTopology },
   { createClient },
   { DomainError },
   { createApiKey },
@@ -37,6 +38,7 @@ const [
 ] = await Promise.all([
   import("../db.js"),
   import("../key-revocations.js"),
+  import("../redis-connection.js"),
   import("../domain/clients/create.js"),
   import("../domain/errors.js"),
   import("../domain/keys/create.js"),
@@ -58,7 +60,7 @@ const ctx: DomainContext = {
 };
 
 openDatabase({ url: env.DATABASE_URL, poolSize: 2 }, ctx.logger);
-openKeyRevocations(env.REDIS_URL);
+openKeyRevocations(redisTopology(env));
 
 async function run(command: Command): Promise<Record<string, unknown>> {
   const text = (name: string) => values[name] as string | undefined;

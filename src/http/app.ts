@@ -1,13 +1,13 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { declaredBodyLength, MAX_BODY_BYTES } from "./limits.js";
-import type { Redis } from "ioredis";
 import type { Logger } from "../logger.js";
 import { pool } from "../db.js";
 import { revokedAmong, REVOKED_STREAMS_CHECK_MS } from "../key-revocations.js";
 import { publishedSigningKeys } from "../domain/webhooks/signing-keys.js";
 import { publishRequestChanges, subscribeRequestChanges } from "../pubsub/request-changes.js";
 import { redisReachable } from "../transport/redis.js";
+import type { RedisClient, RedisTopology } from "../redis-connection.js";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { clientAddressFrom, parseAddressRange, type AddressRange } from "../transport/client-address.js";
 import { carryOver, createRequestContexts, recordClientAddress, requestIdOf } from "../transport/request-context.js";
@@ -30,7 +30,7 @@ import { routes } from "./rest/routes.js";
 export interface AppSettings {
   server: { publicUrl: string; corsOrigins: string[]; trustedProxies: string[] };
   graphql: Omit<GraphQLSettings, "corsOrigins">;
-  redis: { url: string };
+  redis: RedisTopology;
   rateLimit: { perMinute: number };
   subscriptions: StreamLimits;
 }
@@ -40,14 +40,14 @@ export interface AppParts {
   config: AppSettings;
   logger: Logger;
   /** The command connection; the app opens its own subscriber connection for request changes. */
-  redis: Redis;
+  redis: RedisClient;
   /** When the process traces (src/api/tracing.ts): a span per call, and one per GraphQL operation. */
   tracing?: { calls: ReturnType<typeof tracedCalls>; operations: GraphQLParts["operationSpans"] };
 }
 
 /** The API as a fetch handler: /graphql for GraphQL (GraphiQL in a browser), /api/* for the dotted routes. */
 export function createApp({ config, logger, redis, tracing }: AppParts) {
-  const feed = subscribeRequestChanges(config.redis.url, logger);
+  const feed = subscribeRequestChanges(config.redis, logger);
   const stopPublishing = publishRequestChanges(redis, logger);
   const streams = boundedStreams(createStreamSlots(redis, config.subscriptions, logger), {
     // While Redis cannot be read, streams stay open; the next look finds the revocation.

@@ -1,12 +1,14 @@
 import { createPubSub, type PubSubEvent, type PubSubEventTarget } from "graphql-yoga";
-import { Redis } from "ioredis";
 import { onRequestChange, requestChange, type RequestChange } from "../domain/requests/changes.js";
 import type { Logger } from "../logger.js";
+import { connectRedis, type RedisClient, type RedisTopology } from "../redis-connection.js";
 
 /**
  * Each merchant's changes travel on a Redis channel of their own, `payreq:request-changes:<merchantId>`:
  * a process receives only the changes of merchants it has subscribers for, and a change reaches
- * only its merchant's streams, so one merchant's activity costs other merchants nothing.
+ * only its merchant's streams, so one merchant's activity costs other merchants nothing. On a Redis
+ * Cluster the channels are sharded (SPUBLISH/SSUBSCRIBE): each lives on the shard that owns its
+ * slot, so a change crosses no other shard, where plain PUBLISH is copied to every node.
  */
 const CHANNEL = "payreq:request-changes";
 type Channels = { [CHANNEL]: [merchantId: string, change: RequestChange] };
@@ -20,9 +22,10 @@ export const channelOf = (merchantId: string) => `${CHANNEL}:${merchantId}`;
  * Best effort: a change that cannot be published is logged; the database stays the record.
  * Returns a function that stops forwarding.
  */
-export function publishRequestChanges(publisher: Redis, logger: Logger): () => void {
+export function publishRequestChanges(publisher: RedisClient, logger: Logger): () => void {
+  const publish = publisher.isCluster ? publisher.spublish.bind(publisher) : publisher.publish.bind(publisher);
   return onRequestChange((change) => {
-    publisher.publish(channelOf(change.merchantId), JSON.stringify(change)).catch((err: unknown) => {
+    publish(channelOf(change.merchantId), JSON.stringify(change)).catch((err: unknown) => {
       logger.warn({ err, change }, "could not announce a request change");
     });
   });
@@ -36,11 +39,13 @@ export function publishRequestChanges(publisher: Redis, logger: Logger): () => v
  * All of a process's streams of a merchant receive the same parsed object for one change
  * (graphql/types/request.ts reads the request once for all of them).
  */
-export function subscribeRequestChanges(redisUrl: string, logger: Logger) {
-  const subscriber = new Redis(redisUrl, {
+export function subscribeRequestChanges(topology: RedisTopology, logger: Logger) {
+  const subscriber = connectRedis(topology, {
     lazyConnect: true,
     maxRetriesPerRequest: null,
     connectionName: `payreq-request-changes-${process.pid}`,
+    // A Cluster client keeps one subscriber connection per master, each for the channels of its slots.
+    shardedSubscribers: true,
   });
   subscriber.on("error", (err) => logger.warn({ err: { message: err.message } }, "request-change subscriber: redis error"));
   const pubSub = createPubSub<Channels>({ eventTarget: merchantChannels(subscriber, logger) });
@@ -65,9 +70,12 @@ type ChangeListener = ((event: ChangeEvent) => void) | { handleEvent(event: Chan
  * its last one goes; each message is parsed once and its one event goes to all the channel's
  * listeners. It only receives: changes are published by publishRequestChanges.
  */
-function merchantChannels(subscriber: Redis, logger: Logger): PubSubEventTarget<Channels> {
+function merchantChannels(subscriber: RedisClient, logger: Logger): PubSubEventTarget<Channels> {
   const listeners = new Map<string, Set<ChangeListener>>();
-  subscriber.on("message", (channel: string, message: string) => {
+  const sharded = subscriber.isCluster;
+  const subscribe = (channel: string) => (sharded ? subscriber.ssubscribe(channel) : subscriber.subscribe(channel));
+  const unsubscribe = (channel: string) => (sharded ? subscriber.sunsubscribe(channel) : subscriber.unsubscribe(channel));
+  subscriber.on(sharded ? "smessage" : "message", (channel: string, message: string) => {
     const channelListeners = listeners.get(channel);
     if (!channelListeners) return;
     const parsed = requestChange.safeParse(safeJson(message));
@@ -89,7 +97,7 @@ function merchantChannels(subscriber: Redis, logger: Logger): PubSubEventTarget<
       let channelListeners = listeners.get(channel);
       if (!channelListeners) {
         listeners.set(channel, (channelListeners = new Set()));
-        subscriber.subscribe(channel).catch((err: unknown) => logger.warn({ err, channel }, "redis subscribe failed"));
+        subscribe(channel).catch((err: unknown) => logger.warn({ err, channel }, "redis subscribe failed"));
       }
       channelListeners.add(listener);
     },
@@ -97,7 +105,7 @@ function merchantChannels(subscriber: Redis, logger: Logger): PubSubEventTarget<
       const channelListeners = listeners.get(channel);
       if (!listener || !channelListeners?.delete(listener) || channelListeners.size > 0) return;
       listeners.delete(channel);
-      subscriber.unsubscribe(channel).catch((err: unknown) => logger.debug({ err, channel }, "redis unsubscribe failed"));
+      unsubscribe(channel).catch((err: unknown) => logger.debug({ err, channel }, "redis unsubscribe failed"));
     },
     dispatchEvent() {
       throw new Error("request changes are published with publishRequestChanges, not through the subscriber");

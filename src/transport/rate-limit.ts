@@ -1,7 +1,8 @@
 import { ExternalServiceError, RateLimitedError, stackless, UnauthenticatedError } from "../domain/errors.js";
 import type { AuthenticatedKey } from "../domain/keys/authenticate.js";
 import { setTimeout as delay } from "node:timers/promises";
-import type { Redis, Result } from "ioredis";
+import type { Result } from "ioredis";
+import type { RedisClient } from "../redis-connection.js";
 import { revocationMark } from "../key-revocations.js";
 import { clientBucketOf } from "./client-address.js";
 import { forgetKey } from "./key-cache.js";
@@ -65,7 +66,7 @@ const MAX_SPENT = 100_000;
 const secondsUntil = (end: number, now: number) => Math.max(1, Math.ceil((end - now) / 1000));
 
 /** The rate limiter of one API process, counting in `redis`; `defaultPerMinute` is RATE_LIMIT_PER_MINUTE. */
-export function createRateLimiter(redis: Redis, defaultPerMinute: number): RateLimiter {
+export function createRateLimiter(redis: RedisClient, defaultPerMinute: number): RateLimiter {
   /**
    * Adds calls to a window's counter and gives the counter its expiry when it is new: one round
    * trip, atomic (a MULTI costs the client about twice as much). Sent by its SHA1 (EVALSHA; ioredis

@@ -1,5 +1,5 @@
-import { Redis } from "ioredis";
 import type { Logger } from "../logger.js";
+import { connectRedis, describeRedis, type RedisClient, type RedisTopology } from "../redis-connection.js";
 import { until } from "../poll.js";
 
 /**
@@ -8,8 +8,13 @@ import { until } from "../poll.js";
  * after a start do not fail. While Redis is down each command fails after `commandTimeout`, so
  * calls answer 503 within seconds instead of hanging.
  */
-export function openRedis(url: string, logger: Logger): Redis {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: 2_000 });
+export function openRedis(topology: RedisTopology, logger: Logger): RedisClient {
+  const redis = connectRedis(topology, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2_000,
+    commandTimeout: 2_000,
+  });
   redis.on("error", (err) =>
     logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, "redis connection error"),
   );
@@ -20,17 +25,19 @@ export function openRedis(url: string, logger: Logger): Redis {
  * Waits until Redis answers, for at most `timeoutMs`, saying once that it waits: the API starts
  * listening only then, so its first calls are not refused with 503. False if it never answered.
  */
-export async function waitForRedis(redis: Redis, timeoutMs: number, logger: Logger): Promise<boolean> {
+export async function waitForRedis(
+  redis: RedisClient,
+  topology: RedisTopology,
+  timeoutMs: number,
+  logger: Logger,
+): Promise<boolean> {
   if (await redisReachable(redis)) return true;
-  logger.warn({ redis: `${redis.options.host}:${redis.options.port}`, timeoutMs }, "waiting for Redis before listening");
+  logger.warn({ redis: describeRedis(topology), timeoutMs }, "waiting for Redis before listening");
   return until(() => redisReachable(redis), Boolean, timeoutMs, "Redis", 250).catch(() => false);
 }
 
-/** A connection URL without its password, for logs. */
-export const redactedUrl = (url: string) => url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
-
 /** Whether Redis answers a PING (within the command timeout). */
-export async function redisReachable(redis: Redis): Promise<boolean> {
+export async function redisReachable(redis: RedisClient): Promise<boolean> {
   return redis.ping().then(
     () => true,
     () => false,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
 import { ExternalServiceError, RateLimitedError } from "../domain/errors.js";
 import type { Logger } from "../logger.js";
+import type { RedisClient } from "../redis-connection.js";
 import { clientBucketOf } from "./client-address.js";
 
 /** How many open streams one API key, and one client address, may hold across all API processes. */
@@ -69,7 +69,7 @@ return 0`;
  * process that holds it renews it while the stream is open and gives it back when the stream ends
  * (`release`), and a place whose process died lapses after STREAM_LEASE_MS.
  */
-export function createStreamSlots(redis: Redis, limits: StreamLimits, logger: Logger, leaseMs = STREAM_LEASE_MS) {
+export function createStreamSlots(redis: RedisClient, limits: StreamLimits, logger: Logger, leaseMs = STREAM_LEASE_MS) {
   /** This process's open streams: id -> the buckets it counts in. */
   const open = new Map<string, string[]>();
   let heartbeat: NodeJS.Timeout | null = null;

@@ -7,7 +7,7 @@ import { channelOf, publishRequestChanges, subscribeRequestChanges } from "../..
 import { testEnv } from "../../vitest.config.js";
 
 const redis = new Redis(testEnv.REDIS_URL);
-const feed = subscribeRequestChanges(testEnv.REDIS_URL, logger);
+const feed = subscribeRequestChanges({ kind: "single", url: testEnv.REDIS_URL }, logger);
 afterAll(async () => {
   feed.close();
   await redis.quit();

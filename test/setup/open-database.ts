@@ -13,6 +13,6 @@ const processState = globalThis as { [OPENED]?: true };
 
 if (!processState[OPENED]) {
   openDatabase({ url: process.env["DATABASE_URL"]!, poolSize: 20 }, createLogger({ level: "silent" }));
-  openKeyRevocations(process.env["REDIS_URL"]!);
+  openKeyRevocations({ kind: "single", url: process.env["REDIS_URL"]! });
   processState[OPENED] = true;
 }

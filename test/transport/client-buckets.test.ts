@@ -15,7 +15,7 @@ import { buildMerchant } from "../factories.js";
  * never contacted. Each run takes /64s of its own, since the test Redis is shared.
  */
 const PER_MINUTE = 3;
-const redis = openRedis(config.redis.url, logger);
+const redis = openRedis(config.redis, logger);
 const app = createApp({
   config: {
     ...config,

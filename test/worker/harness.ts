@@ -71,7 +71,7 @@ export function workerConfig(webhooks: Partial<WorkerConfig["webhooks"]> = {}, p
     db: { url: fileEnv.DATABASE_URL, poolSize: 20 },
     log: { level: "silent", pretty: false, traceIds: false },
     tracing: { exporter: null, serviceName: "payreq-worker", exportDelayMs: 5_000, sampleRatio: 1 },
-    redis: { url: testEnv.REDIS_URL },
+    redis: { kind: "single", url: testEnv.REDIS_URL },
     // In braces, as on a Redis Cluster (docs/scaling.md): BullMQ then keeps a queue's keys in one slot.
     queues: { prefix: `{test-${randomUUID()}}` },
     expiry: { sweepIntervalMs: 60_000 },

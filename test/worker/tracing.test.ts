@@ -29,7 +29,7 @@ const tracing = startApiTracing(
   logger,
   exporter,
 );
-const redis = openRedis(config.redis.url, logger);
+const redis = openRedis(config.redis, logger);
 const app = createApp({ config, logger, redis, tracing: tracing.spans });
 afterAll(async () => {
   await app.dispose();
