@@ -77,7 +77,9 @@ export interface AttemptVerdict {
 
 /**
  * The outbox's statements, batched. `start` takes a pending event for one attempt and records the
- * attempt before anything is sent (a worker killed mid-delivery leaves it IN_FLIGHT); `finish`
+ * attempt before anything is sent (a worker killed mid-delivery leaves it IN_FLIGHT). An event whose
+ * lease is still running is another attempt's: a second job for it (given by the reconcile while its
+ * first one waited out a Redis outage, or given back by Redis) finds it taken and sends nothing. `finish`
  * records what the attempt came to and moves the event on, attempt and event in one statement.
  */
 export function openOutbox(leaseMs: number) {
@@ -88,7 +90,7 @@ export function openOutbox(leaseMs: number) {
         prepared(
           `WITH claimed AS (
            UPDATE webhook_event SET attempts = attempts + 1, lease_until = $2
-           WHERE id = ANY($1::uuid[]) AND state = 'PENDING'
+           WHERE id = ANY($1::uuid[]) AND state = 'PENDING' AND (lease_until IS NULL OR lease_until <= $3)
            RETURNING id, url, payload, attempts, attempt_limit, correlation_id, traceparent),
          attempt AS (
            INSERT INTO webhook_attempt (id, event_id, number, started_at, outcome)
@@ -144,7 +146,7 @@ export function openOutbox(leaseMs: number) {
   );
 
   return {
-    /** Takes a pending event for one attempt (null: it is no longer pending) and records the attempt as IN_FLIGHT. */
+    /** Takes a pending event for one attempt (null: it is no longer pending, or another attempt holds it) and records the attempt as IN_FLIGHT. */
     start: (eventId: string) => starts.load(eventId),
     /** Records what an attempt came to and moves its event to `verdict`. */
     finish: (attempt: StartedAttempt, result: AttemptResult, verdict: AttemptVerdict) =>

@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { testEnv } from "../../vitest.config.js";
 import { buildRequest, payer } from "../factories.js";
+import { deliveryJob } from "../../worker/jobs/drain-outbox.js";
+import { createQueue, WEBHOOK_QUEUE, type WebhookJobData } from "../../worker/queues.js";
 import { eventOf, keptLog, startReceiver, until, verifyNotifications, withWorker, workerConfig } from "./harness.js";
 
 /**
@@ -121,6 +123,40 @@ describe("webhook delivery under faults", () => {
       );
       expect(event.deliveryAttempts.map((a) => a.outcome)).toEqual(["DELIVERED"]);
       expect(receiver.of(id)).toHaveLength(1);
+    });
+    await receiver.close();
+  }, 60_000);
+
+  it("sends a notification once when a second job for its event runs while its attempt is in flight", async () => {
+    // After an outage (a Redis failover, a restart), the reconcile gives a job to an event whose
+    // first job had not run yet; once Redis is back, both run at once. The receiver holds the first
+    // call for half a second (within the attempt timeout): the second job runs while it waits.
+    const receiver = await startReceiver((i) => ({ delayMs: i === 0 ? 500 : 0 }));
+    const config = workerConfig();
+    await withWorker(config, async () => {
+      const purchase = await paidPurchase(receiver.url);
+      await until(
+        () => receiver.received.length,
+        (n) => n === 1,
+      );
+      const { id } = await eventOf(purchase.id);
+      const webhooks = createQueue<WebhookJobData>(WEBHOOK_QUEUE, new Redis(testEnv.REDIS_URL), config.queues.prefix);
+      try {
+        const job = deliveryJob({ id, attempts: 0, attemptLimit: null, nextAttemptAt: new Date() }, [], Date.now());
+        const added = await webhooks.add(job.name, job.data, job.opts);
+        await until(
+          () => webhooks.getJobState(added.id!),
+          (state) => state === "unknown",
+        );
+      } finally {
+        await webhooks.close();
+      }
+      const event = await until(
+        () => eventOf(purchase.id),
+        (e) => e.state === "DELIVERED",
+      );
+      expect(receiver.of(id)).toHaveLength(1);
+      expect(event.deliveryAttempts.map((a) => a.outcome)).toEqual(["DELIVERED"]);
     });
     await receiver.close();
   }, 60_000);
