@@ -135,7 +135,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
     (err) => reportFailure(err, "outbox drain failed"),
   );
   const drain = drains.run;
-  const listener = listenForOutbox(config.db.url, drain, databaseOutage);
+  const listener = listenForOutbox(config.db.directUrl, drain, databaseOutage);
 
   const reconcile = async () => {
     try {

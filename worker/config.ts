@@ -7,7 +7,13 @@ import { tracingSettings } from "../src/tracing.js";
 export function loadWorkerConfig(env = parseEnv(workerEnv)) {
   const tracing = tracingSettings(env, "payreq-worker");
   return {
-    db: { url: env.DATABASE_URL, poolSize: 20 },
+    db: {
+      url: env.DATABASE_URL,
+      poolSize: 20,
+      preparedStatements: env.DATABASE_PREPARED_STATEMENTS,
+      /** The LISTEN for new outbox rows: a session of its own, which a transaction-mode pooler cannot keep. */
+      directUrl: env.DATABASE_DIRECT_URL ?? env.DATABASE_URL,
+    },
     log: { level: env.LOG_LEVEL, pretty: env.NODE_ENV !== "production", traceIds: tracing.exporter !== null },
     tracing,
     /** Which Redis, and where (a single node, a Sentinel group or a Cluster). */

@@ -5,7 +5,7 @@
  * hashed, so every start issues fresh demo keys for the same merchant. Development only.
  */
 import { randomUUID } from "node:crypto";
-import { closeDatabase, db, openDatabase } from "../../src/db.js";
+import { closeDatabase, db, openDatabase, type DatabaseSettings } from "../../src/db.js";
 import type { DomainContext } from "../../src/domain/context.js";
 import { createApiKey } from "../../src/domain/keys/create.js";
 import { createMerchant } from "../../src/domain/merchants/create.js";
@@ -26,14 +26,14 @@ export interface DemoCredentials {
   request: { requestCode: string; shortCode: string };
 }
 
-async function seedDemoMerchant(databaseUrl: string): Promise<DemoCredentials> {
+async function seedDemoMerchant(database: DatabaseSettings): Promise<DemoCredentials> {
   const ctx: DomainContext = {
     actor: { kind: "operator" },
     requestId: randomUUID(),
     logger: createLogger({ level: "warn" }, "start"),
     now: () => new Date(),
   };
-  openDatabase({ url: databaseUrl, poolSize: 2 }, ctx.logger);
+  openDatabase(database, ctx.logger);
   try {
     const existing = await db.merchant.findFirst({ where: { name: DEMO_NAME }, orderBy: { createdAt: "asc" } });
     const merchant = existing
@@ -65,7 +65,12 @@ async function seedDemoMerchant(databaseUrl: string): Promise<DemoCredentials> {
   }
 }
 
-const message = await seedDemoMerchant(parseEnv(cliEnv).DATABASE_URL).then(
+const env = parseEnv(cliEnv);
+const message = await seedDemoMerchant({
+  url: env.DATABASE_URL,
+  poolSize: 2,
+  preparedStatements: env.DATABASE_PREPARED_STATEMENTS,
+}).then(
   (demo) => ({ demo }),
   (err: Error) => ({ problem: err.message }),
 );

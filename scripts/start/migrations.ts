@@ -2,6 +2,18 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { prismaCliSucceeds, runPrismaCli } from "./prisma-cli.js";
 
+/**
+ * Where migrations run, and the setting that names it: PostgreSQL itself (DATABASE_DIRECT_URL) when
+ * DATABASE_URL names a transaction-mode pooler, since Prisma's migrate holds a session advisory
+ * lock across its transactions. prisma/migrate/prisma.config.ts picks the same URL.
+ */
+export const migrationTarget = (env: { DATABASE_URL: string; DATABASE_DIRECT_URL?: string | undefined }) =>
+  env.DATABASE_DIRECT_URL
+    ? { url: env.DATABASE_DIRECT_URL, setting: "DATABASE_DIRECT_URL" }
+    : { url: env.DATABASE_URL, setting: "DATABASE_URL" };
+
+export type MigrationTarget = ReturnType<typeof migrationTarget>;
+
 /** The migrations the project holds (`prisma/migrations`), by name. */
 export async function migrationNames(root: string): Promise<string[]> {
   const folders = await readdir(join(root, "prisma", "migrations"), { withFileTypes: true });

@@ -9,6 +9,7 @@
 import { listenHost } from "../../src/listen-address.js";
 import { redisTopology } from "../../src/redis-connection.js";
 import { checkPortFree, checkRedis } from "./dependencies.js";
+import { migrationTarget } from "./migrations.js";
 import { prepareDatabase, readConfiguration } from "./prepare.js";
 import { StartupProblem } from "./problem.js";
 
@@ -33,7 +34,7 @@ try {
   await checkPortFree(host, api.PORT, "PORT");
   // METRICS_PORT=0 serves no metrics port; PORT=0 is any free one: neither is taken.
   await checkPortFree(host, api.METRICS_PORT, "METRICS_PORT");
-  await prepareDatabase(api.DATABASE_URL, say);
+  await prepareDatabase(migrationTarget(api), say);
   const preflight: Preflight = {
     host,
     port: api.PORT,

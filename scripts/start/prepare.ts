@@ -3,7 +3,7 @@ import { apiEnv, parseEnv, workerEnv } from "../../src/env.js";
 import { checkConfiguration } from "./configuration.js";
 import { ensureDatabase } from "./database.js";
 import { projectRoot } from "./entrypoints.js";
-import { applyMigrations, migrationNames, migrationsApplied } from "./migrations.js";
+import { applyMigrations, migrationNames, migrationsApplied, type MigrationTarget } from "./migrations.js";
 import { StartupProblem, hostOf } from "./problem.js";
 
 export type Say = (line: string) => void;
@@ -25,11 +25,13 @@ export function readConfiguration() {
 }
 
 /** Creates the database when missing, and applies migrations only when some are pending. */
-export async function prepareDatabase(url: string, say: Say): Promise<void> {
+export async function prepareDatabase({ url, setting }: MigrationTarget, say: Say): Promise<void> {
   const database = `database "${decodeURIComponent(new URL(url).pathname.slice(1))}" at ${hostOf(url, 5432)}`;
-  const created = (await ensureDatabase(url)) === "created";
+  const created = (await ensureDatabase(url, setting)) === "created";
   if (created) say(`created the ${database}`);
-  if (!created && (await migrationsApplied(projectRoot))) {
+  // The CLI reads the URL from its configuration (prisma/migrate/): handed over, it is the one checked here.
+  const cliEnv = { DATABASE_DIRECT_URL: url };
+  if (!created && (await migrationsApplied(projectRoot, cliEnv))) {
     say(`the ${database} is at the latest migration`);
     return;
   }
@@ -37,6 +39,6 @@ export async function prepareDatabase(url: string, say: Say): Promise<void> {
   // A database just made has applied none; of another, only Prisma's own table would tell how many.
   const count = created ? (await migrationNames(projectRoot)).length : 0;
   say(`applying ${count ? `${count} migration${count > 1 ? "s" : ""}` : "the pending migrations"} to the ${database}…`);
-  await applyMigrations(projectRoot);
+  await applyMigrations(projectRoot, cliEnv);
   say(`migrations applied (${seconds(since)})`);
 }

@@ -6,6 +6,7 @@ import { getRequest } from "../../src/domain/requests/info.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { expectCode } from "../expect-error.js";
 import { buildMerchant, buildRequest, buildWallet, contextFor, outboxFor, payer, walletBalance } from "../factories.js";
+import { outcomeOf, raceToPay } from "../races.js";
 
 describe("requests.pay", () => {
   it("pays on test.uplink and records the purchase as paidBy", async () => {
@@ -143,26 +144,9 @@ describe("requests.pay", () => {
   });
 
   it("gives exactly one purchase when 50 payers pay one request at once", async () => {
-    // The payers' wallets ten at a time: 50 transactions at once would wait on the test's 20 connections.
-    const wallets: Awaited<ReturnType<typeof buildWallet>>[] = [];
-    for (let batch = 0; batch < 5; batch++)
-      wallets.push(...(await Promise.all(Array.from({ length: 10 }, () => buildWallet(5000)))));
-    const { request } = await buildRequest({ amount: 1000, notifyUrl: "https://shop.example/hook" });
-
-    const results = await Promise.allSettled(
-      wallets.map((wallet) =>
-        payRequest(payer, { requestId: request.id, authorization: wallet.walletId, ledger: "sandbox.nzd.wallet" }),
-      ),
+    await raceToPay(({ requestId, walletId }) =>
+      outcomeOf(payRequest(payer, { requestId, authorization: walletId, ledger: "sandbox.nzd.wallet" })),
     );
-
-    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    for (const failure of results.filter((r) => r.status === "rejected")) {
-      expect((failure as PromiseRejectedResult).reason).toMatchObject({ code: "REQUEST_PAID" });
-    }
-    expect(await db.transaction.count({ where: { requestId: request.id, type: "PURCHASE" } })).toBe(1);
-    const balances = await Promise.all(wallets.map((w) => walletBalance(w.walletId)));
-    expect(balances.reduce((sum, b) => sum + b, 0n)).toBe(50n * 5000n - 1000n);
-    expect(await outboxFor(request.id)).toHaveLength(1);
   });
 
   it("settles a pay racing a cancel and the expiry sweep one way: paid, cancelled or expired, never two", async () => {

@@ -5,9 +5,11 @@
  * restart, API processes killed) are started by that file alone.
  */
 import type { TestProject } from "vitest/node";
+import { startPgbouncer } from "../engines/pgbouncer.js";
 
 export interface Engines {
-  placeholder?: never;
+  /** PgBouncer in transaction mode in front of the system PostgreSQL (test/engines/pgbouncer.ts). */
+  pgbouncer: { port: number };
 }
 
 declare module "vitest" {
@@ -18,7 +20,9 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject) {
   const started: { stop(): Promise<void> }[] = [];
-  const engines: Engines = {};
+  const pgbouncer = await startPgbouncer();
+  started.push(pgbouncer);
+  const engines: Engines = { pgbouncer: { port: pgbouncer.port } };
   project.provide("engines", engines);
   return async () => {
     await Promise.all(started.map((engine) => engine.stop()));
