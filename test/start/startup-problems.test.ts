@@ -86,6 +86,12 @@ describe("npm start refuses to start, saying what to fix in one sentence", () =>
       /^payreq: Cannot reach PostgreSQL at 127\.0\.0\.1:\d+: nothing is listening there\. Start PostgreSQL or set DATABASE_URL/,
     ],
     [
+      // Migrations run past a pooler: the sentence names the setting they use.
+      "PostgreSQL not running at DATABASE_DIRECT_URL",
+      () => ({ DATABASE_DIRECT_URL: `postgresql://postgres@127.0.0.1:${closedPort}/payreq` }),
+      /^payreq: Cannot reach PostgreSQL at 127\.0\.0\.1:\d+: nothing is listening there\. Start PostgreSQL or set DATABASE_DIRECT_URL/,
+    ],
+    [
       "a role PostgreSQL refuses",
       () => ({ DATABASE_URL: `postgresql://nobody_${randomUUID().slice(0, 8)}@127.0.0.1:5432/payreq` }),
       /^payreq: PostgreSQL at 127\.0\.0\.1:5432 refused role "nobody_\w+" \([^)]*\): fix the user or password in DATABASE_URL\./,
