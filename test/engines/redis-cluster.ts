@@ -1,0 +1,80 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { Redis } from "ioredis";
+import { until } from "../until.js";
+import { startDaemon, type Daemon } from "./daemon.js";
+import { freePorts } from "./free-ports.js";
+
+const run = promisify(execFile);
+
+/** A Redis Cluster of three masters on loopback, no replicas. */
+export interface RedisCluster {
+  readonly ports: number[];
+  /** REDIS_CLUSTER_NODES for it: `127.0.0.1:p1,127.0.0.1:p2,127.0.0.1:p3`. */
+  readonly nodes: string;
+  stop(): Promise<void>;
+}
+
+/** One command to a node on 127.0.0.1, on a connection of its own. */
+export async function askNode(port: number, ...args: (string | number)[]): Promise<unknown> {
+  const client = new Redis({ host: "127.0.0.1", port, lazyConnect: true, retryStrategy: () => null, connectTimeout: 1_000 });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    return await client.call(String(args[0]), ...args.slice(1));
+  } finally {
+    client.disconnect();
+  }
+}
+
+/**
+ * Starts three cluster-enabled redis-servers on free loopback ports (each also needs its port +
+ * 10000 for the cluster bus), each a child of this process with its files in a temporary folder,
+ * joins them with `redis-cli --cluster create` and resolves once every node says cluster_state:ok.
+ */
+export async function startRedisCluster(): Promise<RedisCluster> {
+  const dir = await mkdtemp(join(tmpdir(), "payreq-redis-cluster-"));
+  const ports = await freePorts(3, { alsoFree: [10_000] });
+  const daemons: Daemon[] = [];
+  const stop = async () => {
+    await Promise.all(daemons.map((d) => d.stop("SIGKILL")));
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    await Promise.all(
+      ports.map(async (port) =>
+        daemons.push(
+          await startDaemon(
+            `redis-server (cluster node) on ${port}`,
+            "redis-server",
+            [
+              ...["--port", String(port), "--bind", "127.0.0.1", "--dir", dir],
+              ...["--cluster-enabled", "yes", "--cluster-config-file", `nodes-${port}.conf`],
+              ...["--save", "", "--appendonly", "no"],
+            ],
+            async () => (await askNode(port, "PING")) === "PONG",
+          ),
+        ),
+      ),
+    );
+    const addresses = ports.map((port) => `127.0.0.1:${port}`);
+    await run("redis-cli", ["--cluster", "create", ...addresses, "--cluster-replicas", "0", "--cluster-yes"], {
+      timeout: 20_000,
+    });
+    const clusterOk = async (port: number) => String(await askNode(port, "CLUSTER", "INFO")).includes("cluster_state:ok");
+    await until(
+      async () => (await Promise.all(ports.map(clusterOk))).every(Boolean),
+      Boolean,
+      20_000,
+      "every Redis Cluster node to say cluster_state:ok",
+      100,
+    );
+    return { ports, nodes: addresses.join(","), stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
