@@ -13,19 +13,42 @@ export { Prisma } from "./generated/prisma/client.js";
 export let pool: pg.Pool;
 export let db: PrismaClient;
 
+/** A database server as the process reads it: Prisma, and the pool under it. */
+export interface Database {
+  db: PrismaClient;
+  pool: pg.Pool;
+}
+
+/** The primary (DATABASE_URL): every write, and every read that must see the latest state. */
+export const primaryDatabase = (): Database => ({ db, pool });
+
+/**
+ * The replica of DATABASE_READ_URL, when one is set: only reads that may lag run on it (lists, the
+ * GraphQL dashboard queries, the audit trail), and only when it holds the caller's own writes
+ * (transport/read-your-writes.ts). Undefined: every read goes to the primary.
+ */
+export let replica: Database | undefined;
+
 export interface DatabaseSettings {
   url: string;
   /** Connections in the pool. */
   poolSize: number;
+  /** A replica for reads that may lag (DATABASE_READ_URL), with a pool of poolSize too. */
+  readUrl?: string | undefined;
   /** false: `prepared` names no statements, as a transaction-mode pooler needs (DATABASE_PREPARED_STATEMENTS). Default true. */
   preparedStatements?: boolean;
 }
 
 export function openDatabase(settings: DatabaseSettings, logger: Logger): void {
   namedStatements = settings.preparedStatements ?? true;
-  pool = new pg.Pool({
-    connectionString: settings.url,
-    max: settings.poolSize,
+  ({ pool, db } = connect(settings.url, settings.poolSize, logger));
+  replica = settings.readUrl === undefined ? undefined : connect(settings.readUrl, settings.poolSize, logger);
+}
+
+function connect(url: string, poolSize: number, logger: Logger): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
     // While the database is unreachable, calls fail within seconds (503) instead of hanging.
     connectionTimeoutMillis: 3_000,
     query_timeout: 15_000,
@@ -34,13 +57,15 @@ export function openDatabase(settings: DatabaseSettings, logger: Logger): void {
   pool.on("error", (err) =>
     logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, "idle database connection lost"),
   );
-  db = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return { pool, db: new PrismaClient({ adapter: new PrismaPg(pool) }) };
 }
 
 /** Closes what openDatabase opened. */
 export async function closeDatabase(): Promise<void> {
-  await db.$disconnect();
-  await pool.end();
+  for (const { db, pool } of replica ? [primaryDatabase(), replica] : [primaryDatabase()]) {
+    await db.$disconnect();
+    await pool.end();
+  }
 }
 
 /**

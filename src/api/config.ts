@@ -26,7 +26,13 @@ export function loadApiConfig(env = parseEnv(apiEnv)) {
       graphiql: env.GRAPHIQL ?? env.NODE_ENV !== "production",
       introspection: env.GRAPHQL_INTROSPECTION ?? env.NODE_ENV !== "production",
     },
-    db: { url: env.DATABASE_URL, poolSize: 20, preparedStatements: env.DATABASE_PREPARED_STATEMENTS },
+    db: {
+      url: env.DATABASE_URL,
+      poolSize: 20,
+      preparedStatements: env.DATABASE_PREPARED_STATEMENTS,
+      /** A replica for reads that may lag (src/db.ts); undefined: none. */
+      readUrl: env.DATABASE_READ_URL,
+    },
     /** Which Redis, and where (a single node, a Sentinel group or a Cluster). */
     redis: redisTopology(env),
     rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE },

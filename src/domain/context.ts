@@ -1,4 +1,4 @@
-import type { StatementParams } from "../db.js";
+import { primaryDatabase, type Database, type StatementParams } from "../db.js";
 import type { Logger } from "../logger.js";
 
 /** Who is calling. Keys are resolved to an actor once per call; operators use the CLI. */
@@ -18,7 +18,17 @@ export interface DomainContext {
    * runs it and knows nothing of what it writes.
    */
   alongWrite?: WriteHook;
+  /**
+   * Where the call's reads that may lag run (lists, the dashboard's reads of a request and its
+   * transactions, the audit trail): a read replica when it holds every change of the caller's,
+   * else the primary. The transport sets it for such calls only; unset, they read the primary.
+   */
+  dashboardReads?: () => Promise<Database>;
 }
+
+/** The database a read that may lag runs on for this call (see DomainContext.dashboardReads). */
+export const dashboardDatabase = (ctx: DomainContext): Database | Promise<Database> =>
+  ctx.dashboardReads?.() ?? primaryDatabase();
 
 /**
  * A part of a write statement (one CTE, `name AS (...)`) given the id of the entity the change

@@ -3,7 +3,6 @@ import ErrorsPlugin from "@pothos/plugin-errors";
 import PrismaPlugin from "@pothos/plugin-prisma";
 import RelayPlugin from "@pothos/plugin-relay";
 import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
-import { db } from "../db.js";
 import {
   ExternalServiceError,
   ForbiddenError,
@@ -62,8 +61,9 @@ export const builder = new SchemaBuilder<{
   },
   defaultFieldNullability: false,
   prisma: {
-    // The process opens its database after the schema is built (src/db.ts).
-    client: () => db,
+    // The database the call's reads that may lag settled on (the primary, unless they chose a
+    // replica), read per call: the process opens its databases after the schema is built (src/db.ts).
+    client: (context) => context.reads.settled().db,
     dmmf: getDatamodel(),
     exposeDescriptions: false,
     filterConnectionTotalCount: true,

@@ -2,18 +2,21 @@ import type { YogaInitialContext } from "graphql-yoga";
 import type { RequestChangeFeed } from "../pubsub/request-changes.js";
 import type { Links } from "../transport/links.js";
 import type { RequestContext, RequestContexts } from "../transport/request-context.js";
+import { callReads, type CallReads, type ReadYourWrites } from "../transport/read-your-writes.js";
 import type { RequestDetails } from "../domain/requests/aggregate.js";
 import type { CallShare, DatabaseShares } from "./database-share.js";
 import { requestLoader } from "./request-loader.js";
 
 /**
  * The caller (see RequestContext), the feed of request changes that subscriptions read, the
- * share of the database its tenant's reads run under (graphql/database-share.ts), and its reader of requests reached
- * from other types (graphql/request-loader.ts).
+ * share of the database its tenant's reads run under (graphql/database-share.ts), where its reads
+ * that may lag run (the dashboard's queries: `reads.domain()`, transport/read-your-writes.ts), and
+ * its reader of requests reached from other types (graphql/request-loader.ts).
  */
 export type GraphQLContext = RequestContext & {
   changes: RequestChangeFeed;
   share: CallShare;
+  reads: CallReads;
   loadRequest: (requestId: string) => Promise<RequestDetails>;
   links: Links;
 };
@@ -23,14 +26,17 @@ export function graphQLContextFactory(
   contexts: RequestContexts,
   links: Links,
   shares: DatabaseShares,
+  routing?: ReadYourWrites,
 ) {
   return ({ request }: YogaInitialContext): GraphQLContext => {
     const context = contexts(request);
+    const reads = callReads(context.domain, routing);
     return {
       ...context,
       changes,
       share: shares.forCall(context.domain),
-      loadRequest: requestLoader(),
+      reads,
+      loadRequest: requestLoader(() => reads.settled().pool),
       links,
     };
   };

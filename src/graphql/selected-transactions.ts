@@ -1,15 +1,16 @@
-import { db, type Prisma } from "../db.js";
+import type { Db, Prisma } from "../db.js";
 import type { Transaction } from "../generated/prisma/client.js";
 
 /** What an operation selects of a transaction, as plugin-prisma hands it to a resolver. */
 type Selection = { include?: Prisma.TransactionInclude };
 
 /**
- * Transactions the domain chose, read again with what the operation selects of them, in their
- * order. plugin-prisma loads a relation missing from a row itself, but not what a field of the row
- * selects (`refundableAmount` sums the refunds), so rows from the domain are read once more here.
+ * Transactions the domain chose, read again on `db` (where the domain read them) with what the
+ * operation selects of them, in their order. plugin-prisma loads a relation missing from a row
+ * itself, but not what a field of the row selects (`refundableAmount` sums the refunds), so rows
+ * from the domain are read once more here.
  */
-export async function selectedTransactions({ include }: Selection, rows: Transaction[]): Promise<Transaction[]> {
+export async function selectedTransactions(db: Db, { include }: Selection, rows: Transaction[]): Promise<Transaction[]> {
   if (!rows.length) return rows;
   const selected = await db.transaction.findMany({
     include,

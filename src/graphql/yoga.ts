@@ -7,12 +7,14 @@ import type { Logger } from "../logger.js";
 import type { RequestChangeFeed } from "../pubsub/request-changes.js";
 import type { Links } from "../transport/links.js";
 import type { RateLimiter } from "../transport/rate-limit.js";
+import type { ReadYourWrites } from "../transport/read-your-writes.js";
 import type { RequestContexts } from "../transport/request-context.js";
 import { graphQLContextFactory, type GraphQLContext } from "./context.js";
 import { useKeyOnSimpleRequests } from "./key-required.js";
 import { maskUnexpectedError } from "./mask-error.js";
 import { useGraphQLMetrics } from "./metrics.js";
 import { createDatabaseShares, sharingTheDatabase } from "./database-share.js";
+import { notingWrites } from "./noted-writes.js";
 import { MAX_ALIASES, refusedAsBadRequest, useOperationBounds } from "./operation-bounds.js";
 import { useRateLimit } from "./rate-limit.js";
 import { schema } from "./schema.js";
@@ -44,16 +46,18 @@ export interface GraphQLParts {
   links: Links;
   /** When the process traces: a span per operation (graphql/tracing.ts). */
   operationSpans?: ReturnType<typeof useOperationSpans> | undefined;
+  /** With a read replica (DATABASE_READ_URL): where reads that may lag go, and how writes are noted. */
+  readYourWrites?: ReadYourWrites | undefined;
 }
 
 export function createGraphQLHandler(
-  { changes, streams, contexts, limiter, logger, links, operationSpans }: GraphQLParts,
+  { changes, streams, contexts, limiter, logger, links, operationSpans, readYourWrites }: GraphQLParts,
   settings: GraphQLSettings,
 ) {
   return createYoga({
-    schema: sharingTheDatabase(schema),
+    schema: readYourWrites ? notingWrites(sharingTheDatabase(schema)) : sharingTheDatabase(schema),
     // One per process: a tenant's reads run a few at a time across all of its calls.
-    context: graphQLContextFactory(changes, contexts, links, createDatabaseShares()),
+    context: graphQLContextFactory(changes, contexts, links, createDatabaseShares(), readYourWrites),
     graphqlEndpoint: "/graphql",
     landingPage: false,
     // http/app.ts bounds /graphql bodies at 64 KiB before Yoga sees them; Yoga's own (stream-wrapping) check is redundant.

@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { declaredBodyLength, MAX_BODY_BYTES } from "./limits.js";
 import type { Logger } from "../logger.js";
-import { pool } from "../db.js";
+import { pool, replica } from "../db.js";
 import { revokedAmong, REVOKED_STREAMS_CHECK_MS } from "../key-revocations.js";
 import { publishedSigningKeys } from "../domain/webhooks/signing-keys.js";
 import { publishRequestChanges, subscribeRequestChanges } from "../pubsub/request-changes.js";
@@ -12,6 +12,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { clientAddressFrom, parseAddressRange, type AddressRange } from "../transport/client-address.js";
 import { carryOver, createRequestContexts, recordClientAddress, requestIdOf } from "../transport/request-context.js";
 import { createRateLimiter } from "../transport/rate-limit.js";
+import { readYourWrites } from "../transport/read-your-writes.js";
 import { linksTo } from "../transport/links.js";
 import { createGraphQLHandler, type GraphQLParts, type GraphQLSettings } from "../graphql/yoga.js";
 import { graphiqlPage } from "./graphiql.js";
@@ -62,8 +63,19 @@ export function createApp({ config, logger, redis, tracing }: AppParts) {
   const contexts = createRequestContexts(limiter, logger);
   const caller = callerMiddleware(contexts, limiter);
   const links = linksTo(config.server.publicUrl);
+  // With a read replica (DATABASE_READ_URL), reads that may lag go to it when it holds the caller's writes.
+  const routing = replica && readYourWrites(redis, replica, logger);
   const yoga = createGraphQLHandler(
-    { changes: feed, streams: streams.plugin, contexts, limiter, logger, links, operationSpans: tracing?.operations },
+    {
+      changes: feed,
+      streams: streams.plugin,
+      contexts,
+      limiter,
+      logger,
+      links,
+      operationSpans: tracing?.operations,
+      readYourWrites: routing,
+    },
     { ...config.graphql, corsOrigins: config.server.corsOrigins },
   );
   const trustedProxies = config.server.trustedProxies.map((range) => parseAddressRange(range)!);
@@ -128,7 +140,7 @@ export function createApp({ config, logger, redis, tracing }: AppParts) {
     c.header("Cache-Control", "public, max-age=300");
     return c.json(await publishedSigningKeys(new Date()));
   });
-  mountRest(app, caller, links);
+  mountRest(app, caller, links, routing);
   mountQrCodes(app, caller, links);
   const payPage = mountPayPage(app, { limiter, changes: feed, links, logger, publicUrl: config.server.publicUrl });
   app.notFound((c) =>

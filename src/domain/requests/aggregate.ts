@@ -107,8 +107,8 @@ export async function findRequestDetails(where: RequestLookup, sql: Sql = pool):
 }
 
 /** Requests by id, in the order of `ids` (those that do not exist are left out). */
-export async function findRequestDetailsByIds(ids: readonly string[]): Promise<RequestDetails[]> {
+export async function findRequestDetailsByIds(ids: readonly string[], sql: Sql = pool): Promise<RequestDetails[]> {
   if (ids.length === 0) return [];
-  const { rows } = await pool.query<RequestDetailsRow>(prepared(BY_IDS, [ids]));
+  const { rows } = await sql.query<RequestDetailsRow>(prepared(BY_IDS, [ids]));
   return rows.map(toRequestDetails);
 }

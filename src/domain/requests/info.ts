@@ -1,5 +1,5 @@
 import { merchantScope, notFound, requireMerchantOrPayer } from "../auth.js";
-import type { DomainContext } from "../context.js";
+import { dashboardDatabase, type DomainContext } from "../context.js";
 import { parseInput } from "../validation.js";
 import { findRequestDetails, type RequestDetails } from "./aggregate.js";
 import { normalizeShortCode } from "./request-code.js";
@@ -15,7 +15,8 @@ export async function getRequest(ctx: DomainContext, input: RequestInfoInput): P
   const { requestId, requestCode, shortCode } = parseInput(requestInfoInput, requestIdCodes, input);
   const typed = shortCode === undefined ? undefined : normalizeShortCode(shortCode);
   if (typed === null) throw notFound("REQUEST_NOT_FOUND");
-  const request = await findRequestDetails({ requestId, requestCode, shortCode: typed, ...merchantScope(ctx) });
+  const { pool } = await dashboardDatabase(ctx);
+  const request = await findRequestDetails({ requestId, requestCode, shortCode: typed, ...merchantScope(ctx) }, pool);
   if (!request) throw notFound("REQUEST_NOT_FOUND");
   return request;
 }

@@ -1,7 +1,7 @@
-import { db, type Prisma } from "../../db.js";
+import type { Prisma } from "../../db.js";
 import type { RequestStatus, Transaction, TransactionType } from "../../generated/prisma/client.js";
 import { requireMerchant } from "../auth.js";
-import type { DomainContext } from "../context.js";
+import { dashboardDatabase, type DomainContext } from "../context.js";
 import { ValidationError } from "../errors.js";
 import { z } from "zod";
 import { id, parseInput } from "../validation.js";
@@ -81,6 +81,7 @@ export async function listRequests(ctx: DomainContext, given: RequestFilter, pag
   // A clientId of any format that names nothing matches nothing; text with U+0000 is refused.
   const filter = { ...given, ...parseInput(requestFilterText, {}, { ...given, status: undefined }) };
   const start = startingAt(page);
+  const { db, pool } = await dashboardDatabase(ctx);
   const [rows, cursorRow] = await Promise.all([
     db.paymentRequest.findMany({
       ...start.page,
@@ -100,7 +101,10 @@ export async function listRequests(ctx: DomainContext, given: RequestFilter, pag
       db.paymentRequest.findFirst({ where: { id: page.cursorId, merchantId }, select: { id: true } }),
   ]);
   if (!cursorRow) throw notThisList();
-  return findRequestDetailsByIds(rows.map((row) => row.id));
+  return findRequestDetailsByIds(
+    rows.map((row) => row.id),
+    pool,
+  );
 }
 
 export interface TransactionFilter {
@@ -119,6 +123,7 @@ export async function listTransactions(
   const { merchantId } = requireMerchant(ctx);
   const filter = { ...given, ...parseInput(transactionFilterText, {}, { ...given, type: undefined }) };
   const start = startingAt(page);
+  const { db } = await dashboardDatabase(ctx);
   const [rows, cursorRow] = await Promise.all([
     db.transaction.findMany({
       ...start.page,

@@ -1,7 +1,7 @@
 import { db } from "../../db.js";
 import type { PaymentRequest, Transaction } from "../../generated/prisma/client.js";
 import { notFound, requireMerchant } from "../auth.js";
-import type { DomainContext } from "../context.js";
+import { dashboardDatabase, type DomainContext } from "../context.js";
 import { parseInput } from "../validation.js";
 import { transactionIdCodes, transactionInfoInput, type TransactionInfoInput } from "./schemas.js";
 
@@ -14,7 +14,8 @@ function ownTransaction(ctx: DomainContext, input: TransactionInfoInput) {
 
 /** Reads one of the calling merchant's transactions. */
 export async function getTransaction(ctx: DomainContext, input: TransactionInfoInput): Promise<Transaction> {
-  const transaction = await db.transaction.findFirst({ where: ownTransaction(ctx, input) });
+  const where = ownTransaction(ctx, input);
+  const transaction = await (await dashboardDatabase(ctx)).db.transaction.findFirst({ where });
   if (!transaction) throw notFound("TRANSACTION_NOT_FOUND");
   return transaction;
 }

@@ -1,7 +1,6 @@
-import { db } from "../../db.js";
 import type { WebhookEventState } from "../../generated/prisma/client.js";
 import { requireMerchant } from "../auth.js";
-import type { DomainContext } from "../context.js";
+import { dashboardDatabase, type DomainContext } from "../context.js";
 
 /** The calling merchant's notifications, newest first, optionally only those in some states. */
 export async function listWebhookEvents(
@@ -9,6 +8,7 @@ export async function listWebhookEvents(
   input: { states?: WebhookEventState[] | null; first?: number | null },
 ) {
   const { merchantId } = requireMerchant(ctx);
+  const { db } = await dashboardDatabase(ctx);
   return db.webhookEvent.findMany({
     where: { merchantId, ...(input.states ? { state: { in: input.states } } : {}) },
     orderBy: { createdAt: "desc" },

@@ -21,6 +21,6 @@ builder.objectField(PaymentRequest, "activities", (t) =>
   t.field({
     type: [Activity],
     description: "The request's audit trail, oldest first (merchant keys only).",
-    resolve: async (request, _args, ctx) => requestActivities(await ctx.domain(), request.id),
+    resolve: async (request, _args, ctx) => requestActivities(await ctx.reads.domain(), request.id),
   }),
 );

@@ -68,7 +68,7 @@ builder.queryFields((t) => ({
         cursor: "id",
         description: "The merchant's payment requests, newest first (Relay cursor pagination).",
         args: { filter: t.arg({ type: RequestFilter, description: "Optional filters." }) },
-        resolve: async (query, _root, args, ctx) => listRequests(await ctx.domain(), args.filter ?? {}, listPage(query)),
+        resolve: async (query, _root, args, ctx) => listRequests(await ctx.reads.domain(), args.filter ?? {}, listPage(query)),
       },
       { description: "A page of payment requests." },
       { description: "A payment request and its cursor." },
@@ -81,8 +81,10 @@ builder.queryFields((t) => ({
         cursor: "id",
         description: "The merchant's transactions, newest first (Relay cursor pagination).",
         args: { filter: t.arg({ type: TransactionFilter, description: "Optional filters." }) },
-        resolve: async (query, _root, args, ctx) =>
-          selectedTransactions(query, await listTransactions(await ctx.domain(), args.filter ?? {}, listPage(query))),
+        resolve: async (query, _root, args, ctx) => {
+          const rows = await listTransactions(await ctx.reads.domain(), args.filter ?? {}, listPage(query));
+          return selectedTransactions(ctx.reads.settled().db, query, rows);
+        },
       },
       { description: "A page of transactions." },
       { description: "A transaction and its cursor." },

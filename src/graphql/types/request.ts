@@ -217,7 +217,7 @@ builder.queryFields((t) => ({
       shortCode: t.arg.string({ description: "The short code a person typed (PR-XXX-XXX; any case, dashes optional)." }),
     },
     resolve: async (_root, args, ctx) =>
-      getRequest(await ctx.domain(), { requestId: args.id, requestCode: args.requestCode, shortCode: args.shortCode }),
+      getRequest(await ctx.reads.domain(), { requestId: args.id, requestCode: args.requestCode, shortCode: args.shortCode }),
   }),
 }));
 

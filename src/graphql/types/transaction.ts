@@ -76,8 +76,8 @@ builder.queryFields((t) => ({
     extensions: parameterCodes({ id: transactionIdCodes.transactionId }),
     args: { id: t.arg.id({ required: true, description: "The transactionId." }) },
     resolve: async (query, _root, args, ctx) => {
-      const transaction = await getTransaction(await ctx.domain(), { transactionId: args.id });
-      const [selected] = await selectedTransactions(query, [transaction]);
+      const transaction = await getTransaction(await ctx.reads.domain(), { transactionId: args.id });
+      const [selected] = await selectedTransactions(ctx.reads.settled().db, query, [transaction]);
       return selected!;
     },
   }),

@@ -65,7 +65,7 @@ builder.queryFields((t) => ({
       states: t.arg({ type: [WebhookEventStateEnum], description: "Only events in these states." }),
       first: t.arg.int({ description: "At most this many (default 50, at most 200)." }),
     },
-    resolve: async (_query, _root, args, ctx) => listWebhookEvents(await ctx.domain(), args),
+    resolve: async (_query, _root, args, ctx) => listWebhookEvents(await ctx.reads.domain(), args),
   }),
 }));
 

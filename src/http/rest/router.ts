@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { Links } from "../../transport/links.js";
+import type { ReadYourWrites } from "../../transport/read-your-writes.js";
 import type { CallerMiddleware } from "../middleware.js";
 import type { RestEnv } from "./env.js";
 import { errorResponseBody } from "./errors.js";
@@ -29,11 +30,29 @@ const legacyParams = createMiddleware<RestEnv>(async (c, next) => {
   await next();
 });
 
-/** Only writes take an Idempotency-Key. */
-const writesIdempotent = createMiddleware<RestEnv>(async (c, next) => (c.var.route.write ? idempotentWrites(c, next) : next()));
+/**
+ * Only writes take an Idempotency-Key. With a read replica, a write is noted once it has run,
+ * whatever it came to, before it answers, so that the caller's later reads that may lag see it
+ * (transport/read-your-writes.ts).
+ */
+const writes = (readYourWrites: ReadYourWrites | undefined) =>
+  createMiddleware<RestEnv>(async (c, next) => {
+    if (!c.var.route.write) return next();
+    if (!readYourWrites) return idempotentWrites(c, next);
+    try {
+      return await idempotentWrites(c, next);
+    } finally {
+      await readYourWrites.wrote(c.var.ctx.actor);
+    }
+  });
 
 /** Mounts the dotted legacy routes, GET and POST alike, and their OpenAPI document. */
-export function mountRest(app: Hono, { rateLimited, authenticated }: CallerMiddleware, links: Links) {
+export function mountRest(
+  app: Hono,
+  { rateLimited, authenticated }: CallerMiddleware,
+  links: Links,
+  readYourWrites?: ReadYourWrites,
+) {
   const document = openApiDocument();
   // Compressed once, with an ETag to revalidate by (http/static-answer.ts).
   const documentAnswer = staticAnswer(() => ({ body: JSON.stringify(document), type: "application/json" }), "no-cache");
@@ -45,7 +64,7 @@ export function mountRest(app: Hono, { rateLimited, authenticated }: CallerMiddl
     rateLimited,
     authenticated,
     legacyParams,
-    writesIdempotent,
+    writes(readYourWrites),
     async (c) => c.json(await c.var.route.handle(c.var.ctx, c.var.params, c.var.links)),
   );
 }
