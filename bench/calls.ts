@@ -9,7 +9,8 @@ export const AMOUNT = 300;
 export interface Bench {
   api: string;
   baseline: string;
-  pids: { api: number; baseline: number };
+  /** The service's API and worker, and the baseline server. */
+  pids: { api: number; worker: number; baseline: number };
   merchantId: string;
   /** Merchant key and JSON content type. */
   headers: Record<string, string>;
@@ -63,5 +64,14 @@ export const infoOfAny = (api: string, headers: Record<string, string>, ids: str
       }),
       headers,
     },
+  ],
+});
+
+/** requests.pay at 16 connections, each call paying the next of a supply of distinct payable requests. */
+export const payEach = (api: string, payerHeaders: Record<string, string>, next: () => string) => ({
+  url: `${api}/api/requests.pay`,
+  connections: 16,
+  requests: [
+    { method: "POST" as const, headers: payerHeaders, setupRequest: (req: object) => ({ ...req, body: payBody(next()) }) },
   ],
 });

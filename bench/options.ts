@@ -4,9 +4,9 @@ export interface BenchOptions {
   quick: boolean;
   /**
    * `--only=webhooks` runs the webhook section alone (for work on the worker), `--only=tracing` the tracing section,
-   * `--only=isolation` the tenant-isolation section.
+   * `--only=isolation` the tenant-isolation section, `--only=topology` the topology section.
    */
-  only?: "webhooks" | "tracing" | "isolation";
+  only?: "webhooks" | "tracing" | "isolation" | "topology";
   /** Seconds of each measured run, and of the unmeasured warm-up before it. */
   duration: number;
   warmup: number;
@@ -23,11 +23,11 @@ export interface BenchOptions {
 }
 
 /** The arguments `npm run bench --` takes. */
-export const USAGE = "expected --quick and/or one of --only=webhooks, --only=tracing, --only=isolation";
+export const USAGE = "expected --quick and/or one of --only=webhooks, --only=tracing, --only=isolation, --only=topology";
 
 /** Reads the arguments; throws on any it does not know. */
 export function parseOptions(args: string[]): BenchOptions {
-  const sections = ["webhooks", "tracing", "isolation"] as const;
+  const sections = ["webhooks", "tracing", "isolation", "topology"] as const;
   const only = sections.filter((section) => args.includes(`--only=${section}`));
   const unknown = args.filter((arg) => arg !== "--quick" && !sections.some((section) => arg === `--only=${section}`));
   if (unknown.length || only.length > 1)
@@ -42,7 +42,7 @@ export function parseOptions(args: string[]): BenchOptions {
     scale: quick ? [10_000, 100_000] : [10_000, 1_000_000],
     deliveries: quick ? 6000 : 20000,
     retentionRows: quick ? 100_000 : 500_000,
-    deadlineMs: (quick ? 6 : 22) * 60_000,
+    deadlineMs: (quick ? 10 : 30) * 60_000,
   };
 }
 

@@ -24,19 +24,35 @@ function killNow(child: ChildProcess): Promise<unknown> {
   return exited;
 }
 
-/** Starts a long-running script; its ending before the bench does fails the bench. */
-function startProcess(script: string, env: NodeJS.ProcessEnv): ChildProcess {
+/**
+ * Starts a long-running script; its ending before the bench does, or before `stop` is called, fails
+ * the bench. `stop` ends it gracefully (SIGTERM) and resolves once it has exited.
+ */
+export function startProcess(script: string, env: NodeJS.ProcessEnv): { child: ChildProcess; stop(): Promise<void> } {
   const child = spawnScript(script, [], { env });
+  let stopped = false;
   child.once("exit", (code, signal) => {
-    if (!isStopping()) void fail(`bench: ${script} stopped unexpectedly (${signal ?? `exit code ${code}`})`);
+    if (!isStopping() && !stopped) void fail(`bench: ${script} stopped unexpectedly (${signal ?? `exit code ${code}`})`);
   });
-  return child;
+  return {
+    child,
+    async stop() {
+      stopped = true;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, "exit");
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
 }
 
-/** Starts a server script (the baseline) and resolves with the port it reports over IPC, within 30 s. */
-export function startServer(script: string, env: NodeJS.ProcessEnv): { child: ChildProcess; port: Promise<number> } {
-  const child = startProcess(script, env);
-  return { child, port: reportedPort(child, `bench: ${script}`) };
+/** Starts a server script (the baseline, an API) and resolves with the port it reports over IPC, within 30 s. */
+export function startServer(
+  script: string,
+  env: NodeJS.ProcessEnv,
+): { child: ChildProcess; port: Promise<number>; stop(): Promise<void> } {
+  const started = startProcess(script, env);
+  return { ...started, port: reportedPort(started.child, `bench: ${script}`) };
 }
 
 /** Starts a helper that takes commands on standard input and reports on standard output (a flooder); stopped with the bench. */

@@ -4,7 +4,7 @@
  * autocannon from this process, and prints a table, ratios, CPU per call, memory and targets, and
  * bench/results/<time>.json. Targets are reported, never asserted; any wrong answer stops it.
  * Settings: bench/environment.ts. Sections: throughput.ts, webhooks.ts, subscriptions.ts, isolation.ts, scale.ts, money.ts,
- * tracing.ts, retention.ts.
+ * tracing.ts, topology.ts, retention.ts.
  */
 import { cpus, totalmem } from "node:os";
 import { relative } from "node:path";
@@ -25,6 +25,7 @@ import { startService } from "./service.js";
 import { measureFanOut } from "./subscriptions.js";
 import { isolationTargets, targets } from "./targets.js";
 import { measureThroughput } from "./throughput.js";
+import { measureTopology } from "./topology.js";
 import { measureTracing } from "./tracing.js";
 import { measureWebhooks } from "./webhooks.js";
 import { describeRedis } from "../src/redis-connection.js";
@@ -76,7 +77,7 @@ await sql.connect();
 const bench: Bench = {
   api: service.url,
   baseline: BASELINE,
-  pids: { api: processes.api.pid, baseline: baseline.child.pid! },
+  pids: { api: processes.api.pid, worker: processes.worker.pid, baseline: baseline.child.pid! },
   merchantId: merchant.merchantId!,
   headers: { "x-api-key": merchant.apiKey!, "content-type": "application/json" },
   payerHeaders: { "x-api-key": payerKey, "content-type": "application/json" },
@@ -101,6 +102,19 @@ if (!options.only) {
   for (const [i, c] of options.connections.entries()) await measureThroughput(bench, c, { cold: i === 0 });
 }
 
+const topologySection = async () => {
+  console.log(
+    "\nTopology (API processes and workers on a Redis Cluster, and on PostgreSQL without prepared statements or through PgBouncer; runs alternate)",
+  );
+  return measureTopology(bench, env, options);
+};
+if (options.only === "topology") {
+  const topology = await topologySection();
+  console.log(`\nWrote ${await writeResults(options.quick, { only: "topology", topology })}`);
+  await sql.end();
+  await finish();
+}
+
 const tracingSection = async () => {
   console.log(
     "\nTracing (two more API processes started alike, one exporting every span to an OTLP collector on loopback; runs alternate)",
@@ -109,6 +123,8 @@ const tracingSection = async () => {
 };
 if (options.only === "tracing") {
   const tracing = await tracingSection();
+
+  const topology = await topologySection();
   console.log(`\nWrote ${await writeResults(options.quick, { only: "tracing", tracing })}`);
   await sql.end();
   await finish();
@@ -134,6 +150,8 @@ console.log("\nMoney path (a pay or refund per call, each on a request or purcha
 for (const c of options.connections) await measureMoneyPath(bench, options, c);
 
 const tracing = await tracingSection();
+
+const topology = await topologySection();
 
 // Last: the rows it deletes leave the tables to vacuum, which would weigh on whatever came next.
 console.log("\nRetention (a sweep of rows that are due, while requests.info runs)");
@@ -174,6 +192,7 @@ const file = await writeResults(options.quick, {
   scale,
   retention,
   tracing,
+  topology,
   memory,
   targets: verdicts,
 });

@@ -10,17 +10,17 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Options } from "autocannon";
-import { gqlInfo, payBody, type Bench } from "./calls.js";
-import { idSupply, load, run as runFor } from "./load.js";
+import { gqlInfo, infoOfAny, payEach, type Bench } from "./calls.js";
+import { compareAlternating, printCompared } from "./alternating.js";
+import { idSupply } from "./load.js";
 import { fail } from "./lifecycle.js";
 import { poolSize, type BenchOptions } from "./options.js";
 import { startServer } from "./processes.js";
-import { record, type Row } from "./report.js";
+import { rows } from "./report.js";
 import { seedRequests } from "./seed.js";
 
 /** Alternating runs per operation and mode: drift on a shared machine weighs on both modes alike. */
 const ROUNDS = 2;
-const FIRST_WARMUP_SECONDS = 4;
 
 export interface TracingFigures {
   /** Per operation: the off and on runs' mean req/s and CPU µs per call, and on ÷ off. */
@@ -84,22 +84,8 @@ export async function measureTracing(bench: Bench, env: NodeJS.ProcessEnv, optio
   const readable = payable.slice(0, 1000);
   const nextPayable = idSupply(payable, "requests for the tracing section's pays");
   const operations: Record<string, (url: string) => Options> = {
-    "requests.info": (url) => ({
-      url,
-      connections: 16,
-      headers,
-      requests: [
-        {
-          method: "GET",
-          setupRequest: (req) => ({ ...req, path: `/api/requests.info?requestId=${readable[Math.floor(Math.random() * 1000)]}` }),
-        },
-      ],
-    }),
-    "requests.pay": (url) => ({
-      url: `${url}/api/requests.pay`,
-      connections: 16,
-      requests: [{ method: "POST", headers: payerHeaders, setupRequest: (req) => ({ ...req, body: payBody(nextPayable()) }) }],
-    }),
+    "requests.info": (url) => infoOfAny(url, headers, readable),
+    "requests.pay": (url) => payEach(url, payerHeaders, nextPayable),
     "GraphQL paymentRequest": (url) => ({
       url: `${url}/graphql`,
       connections: 16,
@@ -113,43 +99,11 @@ export async function measureTracing(bench: Bench, env: NodeJS.ProcessEnv, optio
     }),
   };
 
+  const compared = await compareAlternating("tracing", servers, operations, timing, { rounds: ROUNDS });
   const figures: TracingFigures["operations"] = {};
-  const callsOn: number[] = [];
-  for (const [operation, run] of Object.entries(operations)) {
-    const measured: Record<"off" | "on", Row[]> = { off: [], on: [] };
-    // New processes: their first runs of an operation compile its paths, which the runs' own warm-up is too short for.
-    for (const mode of ["off", "on"] as const) await runFor(run(servers[mode].url), FIRST_WARMUP_SECONDS);
-    for (let round = 0; round < ROUNDS; round++) {
-      // off, on, then on, off: each mode runs first once.
-      for (const mode of round % 2 === 0 ? (["off", "on"] as const) : (["on", "off"] as const)) {
-        const key = `tracing.${mode}.${operation}`;
-        const row = record(
-          key,
-          "tracing",
-          `${operation}, tracing ${mode}`,
-          16,
-          await load(run(servers[mode].url), timing, servers[mode].pid),
-          {
-            cpuOf: `API, tracing ${mode}`,
-          },
-        );
-        measured[mode].push(row);
-        if (mode === "on") callsOn.push(row.rps * timing.duration);
-      }
-    }
-    const mean = (rows: Row[], pick: (row: Row) => number | undefined) => {
-      const values = rows.map(pick).filter((v): v is number => v !== undefined);
-      return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
-    };
-    const off = { rps: mean(measured.off, (r) => r.rps)!, cpu: mean(measured.off, (r) => r.cpuMicrosPerCall) };
-    const on = { rps: mean(measured.on, (r) => r.rps)!, cpu: mean(measured.on, (r) => r.cpuMicrosPerCall) };
-    figures[operation] = {
-      off: { rps: Math.round(off.rps), cpu: off.cpu && Math.round(off.cpu) },
-      on: { rps: Math.round(on.rps), cpu: on.cpu && Math.round(on.cpu) },
-      rpsRatio: Number((on.rps / off.rps).toFixed(2)),
-      cpuRatio: off.cpu && on.cpu ? Number((on.cpu / off.cpu).toFixed(2)) : null,
-    };
-  }
+  for (const [operation, { off, on, rpsRatio, cpuRatio }] of Object.entries(compared))
+    figures[operation] = { off, on, rpsRatio: rpsRatio.on, cpuRatio: cpuRatio.on };
+  const callsOn = rows.filter((row) => row.key.startsWith("tracing.on.")).map((row) => row.rps * timing.duration);
 
   // The last batch leaves within the export delay; past a deadline, tracing did not work.
   const deadline = Date.now() + 15_000;
@@ -164,10 +118,7 @@ export async function measureTracing(bench: Bench, env: NodeJS.ProcessEnv, optio
   collector.close();
   const calls = callsOn.reduce((a, b) => a + b, 0);
   console.log("  on ÷ off (mean of the runs):");
-  for (const [operation, f] of Object.entries(figures))
-    console.log(
-      `    ${operation.padEnd(24)} req/s ${f.off.rps} → ${f.on.rps} (${f.rpsRatio}×), CPU per call ${f.off.cpu ?? "?"} → ${f.on.cpu ?? "?"} µs (${f.cpuRatio ?? "?"}×)`,
-    );
+  printCompared(compared, ["off", "on"]);
   const bytesPerCall = Math.round(bytes / Math.max(calls, 1));
   console.log(
     `  exported: ${posts} OTLP POSTs, ${(bytes / 2 ** 20).toFixed(1)} MiB, about ${bytesPerCall} bytes per traced call`,

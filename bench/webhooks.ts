@@ -3,6 +3,7 @@
  * notification when idle, and how many notifications a second the worker delivers and records.
  */
 import { createServer } from "node:http";
+import type pg from "pg";
 import type { AddressInfo } from "node:net";
 import { createBody, payBody, type Bench } from "./calls.js";
 import { call, waitUntil } from "./load.js";
@@ -15,11 +16,11 @@ export interface WebhookFigures {
   deliveriesPerSecond: number;
 }
 
-export async function measureWebhooks(bench: Bench, options: BenchOptions): Promise<WebhookFigures> {
-  const { api, headers, payerHeaders, merchantId, sql } = bench;
+/** A receiver on loopback that answers 200 at once and notes when each request's notification came. */
+export async function startWebhookReceiver() {
   const arrivals = new Map<string, number>();
   let arrived = 0;
-  const receiver = createServer((req, res) => {
+  const server = createServer((req, res) => {
     let body = "";
     req.on("data", (chunk: Buffer) => (body += chunk));
     req.on("end", () => {
@@ -31,76 +32,98 @@ export async function measureWebhooks(bench: Bench, options: BenchOptions): Prom
       res.writeHead(200).end("ok");
     });
   }).listen(0, "127.0.0.1");
-  await new Promise((resolve) => receiver.once("listening", resolve));
-  const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  await new Promise((resolve) => server.once("listening", resolve));
+  return {
+    hookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    arrivals,
+    /** Notifications received so far. */
+    arrived: () => arrived,
+    close: () => server.close(),
+  };
+}
 
-  /** Creates and pays a request that names the receiver; the milliseconds from the pay's answer to the notification. */
-  async function notificationLatency(): Promise<number> {
-    const created = await call<{ requestId: string }>(`${api}/api/requests.create`, {
-      method: "POST",
-      headers,
-      body: createBody(merchantId, { notifyUrl: hookUrl }),
-    });
-    await call(`${api}/api/requests.pay`, { method: "POST", headers: payerHeaders, body: payBody(created.requestId) });
-    const paidAt = Date.now();
-    await waitUntil(
-      () => `the notification of ${created.requestId}`,
-      () => arrivals.has(created.requestId),
-      30_000,
-      1,
+export type WebhookReceiver = Awaited<ReturnType<typeof startWebhookReceiver>>;
+
+/** Creates and pays a request that names the receiver; the milliseconds from the pay's answer to the notification. */
+export async function notificationLatency(bench: Bench, receiver: WebhookReceiver): Promise<number> {
+  const { api, headers, payerHeaders, merchantId } = bench;
+  const created = await call<{ requestId: string }>(`${api}/api/requests.create`, {
+    method: "POST",
+    headers,
+    body: createBody(merchantId, { notifyUrl: receiver.hookUrl }),
+  });
+  await call(`${api}/api/requests.pay`, { method: "POST", headers: payerHeaders, body: payBody(created.requestId) });
+  const paidAt = Date.now();
+  await waitUntil(
+    () => `the notification of ${created.requestId}`,
+    () => receiver.arrivals.has(created.requestId),
+    30_000,
+    1,
+  );
+  return receiver.arrivals.get(created.requestId)! - paidAt;
+}
+
+/**
+ * Delivers `count` new notifications at once and returns how many a second were delivered and
+ * recorded: clones an outbox row in SQL (each clone with a transaction of its own), wakes the
+ * workers, and times until every event is DELIVERED in PostgreSQL with its attempt recorded, not
+ * just received. The outbox must hold a notification to the receiver already (notificationLatency).
+ */
+export async function deliveryBurst(sql: pg.Client, receiver: WebhookReceiver, count: number): Promise<number> {
+  const [template] = (
+    await sql.query("SELECT request_id, merchant_id, transaction_id, payload FROM webhook_event WHERE url = $1 LIMIT 1", [
+      receiver.hookUrl,
+    ])
+  ).rows;
+  if (!template) throw new Error("bench: no notification to the receiver to clone (make one with notificationLatency first)");
+  await sql.query("DROP TABLE IF EXISTS ids");
+  await sql.query(`CREATE TEMP TABLE ids AS SELECT gen_random_uuid() AS id FROM generate_series(1, ${count})`);
+  await sql.query(
+    `INSERT INTO "transaction" (id, type, request_id, merchant_id, ledger_id, amount, auth_code, response_code, payment_type, settlement_date, purchase_id, external_reference, updated_at)
+     SELECT id, 'REFUND', $1, $2, 'test.uplink', 1, 'X', '00', 'test', now(), $3, id::text, now() FROM ids`,
+    [template.request_id, template.merchant_id, template.transaction_id],
+  );
+  const started = Date.now();
+  const arrivedBefore = receiver.arrived();
+  await sql.query(
+    `INSERT INTO webhook_event (id, merchant_id, request_id, transaction_id, url, payload, updated_at)
+     SELECT gen_random_uuid(), $1, $2, id, $3, $4, now() FROM ids`,
+    [template.merchant_id, template.request_id, receiver.hookUrl, template.payload],
+  );
+  await sql.query("SELECT pg_notify('webhook_events', 'bench')");
+  const recorded = async () =>
+    Number(
+      (
+        await sql.query(
+          `SELECT count(*) FROM webhook_event e JOIN ids ON ids.id = e.transaction_id
+           WHERE e.state = 'DELIVERED' AND EXISTS (SELECT 1 FROM webhook_attempt a WHERE a.event_id = e.id AND a.outcome = 'DELIVERED')`,
+        )
+      ).rows[0].count,
     );
-    return arrivals.get(created.requestId)! - paidAt;
-  }
+  // Counting in PostgreSQL is work for the database too, so it starts once the receiver has them all.
+  let done = 0;
+  await waitUntil(
+    () => `${count} notifications delivered and recorded (${receiver.arrived() - arrivedBefore} received, ${done} recorded)`,
+    async () => receiver.arrived() - arrivedBefore >= count && (done = await recorded()) >= count,
+    300_000,
+    10,
+  );
+  return Math.round((count / (Date.now() - started)) * 1000);
+}
+
+export async function measureWebhooks(bench: Bench, options: BenchOptions): Promise<WebhookFigures> {
+  const receiver = await startWebhookReceiver();
   // One unmeasured notification first: with --only=webhooks the worker may still be starting.
-  await notificationLatency();
+  await notificationLatency(bench, receiver);
   const latencies: number[] = [];
-  for (let i = 0; i < (options.quick ? 20 : 50); i++) latencies.push(await notificationLatency());
+  for (let i = 0; i < (options.quick ? 20 : 50); i++) latencies.push(await notificationLatency(bench, receiver));
   latencies.sort((a, b) => a - b);
   const latency = { p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
   console.log(`  pay → notification received, idle: p50 ${latency.p50} ms, p99 ${latency.p99} ms`);
 
-  // Throughput: clone outbox rows in SQL (each with its own transaction), wake the worker, and time
-  // until every event is DELIVERED in PostgreSQL with its attempt recorded, not just received.
-  const [template] = (await sql.query("SELECT request_id, merchant_id, transaction_id, payload FROM webhook_event LIMIT 1")).rows;
-  /** Delivers `count` new notifications at once; returns how many a second were delivered and recorded. */
-  async function burst(count: number): Promise<number> {
-    await sql.query("DROP TABLE IF EXISTS ids");
-    await sql.query(`CREATE TEMP TABLE ids AS SELECT gen_random_uuid() AS id FROM generate_series(1, ${count})`);
-    await sql.query(
-      `INSERT INTO "transaction" (id, type, request_id, merchant_id, ledger_id, amount, auth_code, response_code, payment_type, settlement_date, purchase_id, external_reference, updated_at)
-       SELECT id, 'REFUND', $1, $2, 'test.uplink', 1, 'X', '00', 'test', now(), $3, id::text, now() FROM ids`,
-      [template.request_id, template.merchant_id, template.transaction_id],
-    );
-    const started = Date.now();
-    const arrivedBefore = arrived;
-    await sql.query(
-      `INSERT INTO webhook_event (id, merchant_id, request_id, transaction_id, url, payload, updated_at)
-       SELECT gen_random_uuid(), $1, $2, id, $3, $4, now() FROM ids`,
-      [template.merchant_id, template.request_id, hookUrl, template.payload],
-    );
-    await sql.query("SELECT pg_notify('webhook_events', 'bench')");
-    const recorded = async () =>
-      Number(
-        (
-          await sql.query(
-            `SELECT count(*) FROM webhook_event e JOIN ids ON ids.id = e.transaction_id
-             WHERE e.state = 'DELIVERED' AND EXISTS (SELECT 1 FROM webhook_attempt a WHERE a.event_id = e.id AND a.outcome = 'DELIVERED')`,
-          )
-        ).rows[0].count,
-      );
-    // Counting in PostgreSQL is work for the database too, so it starts once the receiver has them all.
-    let done = 0;
-    await waitUntil(
-      () => `${count} notifications delivered and recorded (${arrived - arrivedBefore} received, ${done} recorded)`,
-      async () => arrived - arrivedBefore >= count && (done = await recorded()) >= count,
-      300_000,
-      10,
-    );
-    return Math.round((count / (Date.now() - started)) * 1000);
-  }
   // Unmeasured warm-up, as for the HTTP runs: the worker has delivered only a few notifications so far.
-  await burst(options.deliveries / 2);
-  const deliveriesPerSecond = await burst(options.deliveries);
+  await deliveryBurst(bench.sql, receiver, options.deliveries / 2);
+  const deliveriesPerSecond = await deliveryBurst(bench.sql, receiver, options.deliveries);
   console.log(`  ${options.deliveries} notifications delivered at ${deliveriesPerSecond}/s (signed, every attempt recorded)`);
   receiver.close();
   return { ...latency, deliveriesPerSecond };
