@@ -8,13 +8,13 @@ import { buildMerchant, buildRequest, type TestMerchant } from "../factories.js"
 import { startApiProcess, until, verifyNotifications } from "../worker/harness.js";
 
 /**
- * The service as an operator runs it, on a Redis a topology test breaks: an API process and a
- * worker process on this file's database, given the Redis settings `redisEnv`, and a merchant whose
- * requests the test pays through the API.
+ * The service as an operator runs it, on the engines a topology test gives it: an API process and a
+ * worker process on this file's database, given the settings `env` (where Redis or PostgreSQL are),
+ * and a merchant whose requests the test pays through the API.
  */
-export async function startService(redisEnv: Record<string, string>, workerEnv: Record<string, string> = {}) {
-  const worker = await startWorkerProcess({ ...redisEnv, ...workerEnv });
-  const api = await startApiProcess(redisEnv).catch(async (err: unknown) => {
+export async function startService(env: Record<string, string>, workerEnv: Record<string, string> = {}) {
+  const worker = await startWorkerProcess({ ...env, ...workerEnv });
+  const api = await startApiProcess(env).catch(async (err: unknown) => {
     await worker.stop();
     throw err;
   });
