@@ -42,5 +42,7 @@ USER node
 EXPOSE 4000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/ready`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# The API's V8 flags, as npm start gives them (scripts/start/entrypoints.ts, API_NODE_FLAGS).
-CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=1024", "--wasm-tiering-budget=100000000", "dist/src/api/server.js"]
+# API_PROCESSES API processes on PORT (default: one per core but one), under the supervisor of npm
+# start, which gives them their V8 flags, starts again one that dies, sums their metrics on
+# METRICS_PORT and stops them on SIGTERM; compose.yaml runs the migration and the worker apart.
+CMD ["node", "dist/scripts/start/main.js", "--api"]

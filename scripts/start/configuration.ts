@@ -3,12 +3,15 @@ import { processEnvs } from "../../src/env.js";
 import { StartupProblem } from "./problem.js";
 
 /**
- * Checks the environment against every process's schema before anything else runs, and names
- * every variable that is wrong at once.
+ * Checks the environment against every process's schema (or those of `schemas`) before anything
+ * else runs, and names every variable that is wrong at once.
  */
-export function checkConfiguration(env: NodeJS.ProcessEnv = process.env): void {
+export function checkConfiguration(
+  env: NodeJS.ProcessEnv = process.env,
+  schemas: Partial<typeof processEnvs> = processEnvs,
+): void {
   const problems = new Map<string, string>();
-  for (const schema of Object.values(processEnvs) as z.ZodType[]) {
+  for (const schema of Object.values(schemas) as z.ZodType[]) {
     const parsed = schema.safeParse(env);
     if (parsed.success) continue;
     for (const issue of parsed.error.issues) problems.set(issue.path.join("."), issue.message);

@@ -1,10 +1,14 @@
 /**
- * The supervisor of `npm start` (`--demo`), `npm run dev` (`--demo --watch`) and `npm run
- * start:prod`: runs the preflight (configuration, Redis, ports, database, migrations), then the API
- * and the worker as one group that SIGTERM or SIGINT stops together, and with --demo makes the
- * demo merchant. It outlives all of them, so it stays small: the preflight and the demo merchant
- * are short-lived processes of their own, and this module imports Node and scripts/start's small
- * supervision modules only (no schema, driver or client; the test of `npm start` checks what it carries).
+ * The supervisor of `npm start` (`--demo`), `npm run dev` (`--demo --watch`), `npm run
+ * start:prod` and the image (`--api`): runs the preflight (configuration, Redis, ports, database,
+ * migrations), then API_PROCESSES API processes on one port and the worker as one group that
+ * SIGTERM or SIGINT stops together (supervisor.ts), serves the API processes' metrics on
+ * METRICS_PORT, and with --demo makes the demo merchant. With --api it runs the API processes
+ * alone, after a preflight of their configuration and ports: the image's containers run the
+ * migration and the worker as services of their own. It outlives all of them, so it stays small:
+ * the preflight and the demo merchant are short-lived processes of their own, and this module
+ * imports Node and scripts/start's small supervision modules only (no schema, driver or client;
+ * the test of `npm start` checks what it carries), and prom-client when it serves metrics.
  */
 import { rm } from "node:fs/promises";
 import { get } from "node:http";
@@ -13,6 +17,7 @@ import type { DemoCredentials } from "./demo-merchant.js";
 import { entrypoints, step } from "./entrypoints.js";
 import type { Preflight } from "./preflight.js";
 import { runStep, supervise } from "./supervisor.js";
+import { serveClusterMetrics } from "./cluster-metrics.js";
 import { localBaseUrl, reachableHost } from "../../src/listen-address.js";
 import { until } from "../../src/poll.js";
 
@@ -26,12 +31,19 @@ const say = (line: string) => console.log(`payreq: ${line}`);
  */
 export async function startGroup(run?: string): Promise<void> {
   const { values: flags } = parseArgs({
-    options: { demo: { type: "boolean", default: false }, watch: { type: "boolean", default: false } },
+    options: {
+      demo: { type: "boolean", default: false },
+      watch: { type: "boolean", default: false },
+      api: { type: "boolean", default: false },
+    },
   });
   const sourceMaps = run !== undefined;
   const stopRun = () => (run ? rm(run, { recursive: true, force: true }) : Promise.resolve());
 
-  const checked = await runStep<{ preflight?: Preflight }>(step("preflight", { sourceMaps }));
+  const checked = await runStep<{ preflight?: Preflight }>([
+    ...step("preflight", { sourceMaps }),
+    ...(flags.api ? ["--api"] : []),
+  ]);
   const settings = checked.message?.preflight;
   if (!settings) {
     // The preflight said why (one sentence), or a bug showed its stack.
@@ -40,11 +52,28 @@ export async function startGroup(run?: string): Promise<void> {
     return;
   }
 
-  say(`starting the API and the worker${flags.watch ? " in watch mode" : ""}`);
-  const group = supervise(entrypoints({ watch: flags.watch, sourceMaps }), { stopTimeoutMs: settings.stopTimeoutMs, say });
-  const demo = flags.demo
-    ? runStep<{ demo?: DemoCredentials; problem?: string }>(step("demo-merchant", { sourceMaps }), group.stopped)
-    : undefined;
+  // Watch mode runs one API process: tsx restarts it when its code changes.
+  const apiProcesses = flags.watch ? undefined : settings.apiProcesses;
+  const apis = (apiProcesses ?? 1) === 1 ? "the API" : `${apiProcesses} API processes`;
+  say(`starting ${flags.api ? apis : `${apis} and the worker`}${flags.watch ? " in watch mode" : ""}`);
+  const processes = entrypoints({ watch: flags.watch, sourceMaps }).filter(({ name }) => !flags.api || name === "API");
+  const group = supervise(processes, { stopTimeoutMs: settings.stopTimeoutMs, say, apiProcesses });
+  // A watched API serves its own metrics port; the API processes of a cluster leave it to this one.
+  const metrics =
+    apiProcesses !== undefined && settings.metricsPort !== null
+      ? serveClusterMetrics(settings.host, settings.metricsPort, group.answering)
+      : undefined;
+  metrics?.catch((err: Error) => group.stop(`cannot serve the metrics: ${err.message}`, 1));
+  void group.stopped.then(() =>
+    metrics?.then(
+      (server) => server.close(),
+      () => {},
+    ),
+  );
+  const demo =
+    flags.demo && !flags.api
+      ? runStep<{ demo?: DemoCredentials; problem?: string }>(step("demo-merchant", { sourceMaps }), group.stopped)
+      : undefined;
 
   // tsx's watch mode does not pass the API's message on, so there the supervisor asks /health.
   const listening = flags.watch ? untilHealthy(reachableHost(settings.host), settings.port, group.stopped) : group.listening;
@@ -52,6 +81,8 @@ export async function startGroup(run?: string): Promise<void> {
   if (port !== undefined) {
     const base = localBaseUrl(settings.host, port);
     say(`ready in ${(performance.now() / 1000).toFixed(1)} s: GraphQL at ${base}/graphql`);
+    // For a parent that runs the group as the supervisor runs the API (the tests do).
+    process.send?.({ listening: port });
     if (demo) {
       const { ended, message } = await demo;
       if (message?.demo) console.log(describeDemo(message.demo, base, settings.publicUrl ?? `http://localhost:${port}`));

@@ -12,16 +12,17 @@ const seconds = (since: number) => `${((performance.now() - since) / 1000).toFix
 
 /**
  * The steps before the processes start, each saying what it did and throwing a StartupProblem that
- * says what to fix. First: read the settings file and check the whole configuration.
+ * says what to fix. First: read the settings file and check the whole configuration (`apiOnly`:
+ * the API's alone, for a group of API processes without the worker).
  */
-export function readConfiguration() {
+export function readConfiguration({ apiOnly = false } = {}) {
   try {
     loadEnvFile();
   } catch (err) {
     throw new StartupProblem((err as Error).message);
   }
-  checkConfiguration();
-  return { api: parseEnv(apiEnv), worker: parseEnv(workerEnv) };
+  checkConfiguration(process.env, apiOnly ? { API: apiEnv } : undefined);
+  return { api: parseEnv(apiEnv), worker: apiOnly ? undefined : parseEnv(workerEnv) };
 }
 
 /** Creates the database when missing, and applies migrations only when some are pending. */

@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import type { Server } from "node:http";
 import { serve, type ServerType } from "@hono/node-server";
 import { loadApiConfig } from "./config.js";
@@ -6,7 +7,7 @@ import { createLogger } from "../logger.js";
 import { openRedis, waitForRedis } from "../transport/redis.js";
 import { describeRedis, redisSetting } from "../redis-connection.js";
 import { createApp } from "../http/app.js";
-import { createMetricsApp } from "../http/metrics.js";
+import { createMetricsApp, sendMetricsWhenAsked } from "../http/metrics.js";
 import { localBaseUrl } from "../listen-address.js";
 
 // The API's composition root: its settings, logger and connections are made here and handed down.
@@ -33,9 +34,11 @@ const server = serve({ fetch: (request, env) => app.fetch(request, env), hostnam
 });
 exitWhenUnableToListen(server, "PORT", port);
 const app = createApp({ config, logger, redis, ...(tracing && { tracing: tracing.spans }) });
-// METRICS_PORT=0: no metrics port (the metrics are then not served at all).
+// METRICS_PORT=0: no metrics port (the metrics are then not served at all). In the supervisor's
+// cluster the supervisor serves the metrics of all its API processes on that port.
+if (cluster.isWorker) sendMetricsWhenAsked();
 const metricsServer =
-  config.metrics.port === null
+  config.metrics.port === null || cluster.isWorker
     ? undefined
     : serve({ fetch: createMetricsApp().fetch, hostname: host, port: config.metrics.port }, (info) => {
         logger.info({ host: host ?? "every interface", port: info.port }, `metrics at ${localBaseUrl(host, info.port)}/metrics`);

@@ -24,3 +24,19 @@ export function createMetricsApp() {
   app.get("/metrics", async (c) => c.body(await metricsRegistry.metrics(), 200, { "content-type": metricsRegistry.contentType }));
   return app;
 }
+
+/**
+ * In a process of the supervisor's cluster (`npm start`, `start:prod`, the image), which serves the
+ * metrics of all its API processes on METRICS_PORT (scripts/start/cluster-metrics.ts): sends this
+ * process's registry whenever the supervisor asks for it.
+ */
+export function sendMetricsWhenAsked() {
+  process.on("message", (message: { metricsRequest?: unknown } | null) => {
+    const id = message?.metricsRequest;
+    if (typeof id !== "number") return;
+    metricsRegistry.getMetricsAsJSON().then(
+      (metrics) => process.send?.({ metricsReply: id, metrics }),
+      (err: Error) => process.send?.({ metricsReply: id, problem: err.message }),
+    );
+  });
+}

@@ -33,10 +33,13 @@ const requestChanges = new Counter({
 });
 onRequestChange((change) => requestChanges.inc({ change: change.change }));
 
+// Read from the one database by every API process: where the supervisor sums its processes'
+// metrics (scripts/start/cluster-metrics.ts), these are taken once, not summed.
 new Gauge({
   name: "payreq_webhook_backlog",
   help: "Webhook events waiting for delivery.",
   registers: [metricsRegistry],
+  aggregator: "first",
   async collect() {
     this.set(await pendingWebhookEvents());
   },
@@ -47,6 +50,7 @@ new Gauge({
   help: "Webhook delivery attempts recorded, by outcome.",
   labelNames: ["outcome"] as const,
   registers: [metricsRegistry],
+  aggregator: "first",
   async collect() {
     this.reset();
     for (const { outcome, count } of await webhookAttemptsByOutcome()) this.set({ outcome }, count);

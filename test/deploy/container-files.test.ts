@@ -8,7 +8,7 @@ import { DockerfileParser } from "dockerfile-ast";
 import { validate as lintDockerfile } from "dockerfile-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { API_NODE_FLAGS, WORKER_NODE_FLAGS } from "../../scripts/start/entrypoints.js";
+import { WORKER_NODE_FLAGS } from "../../scripts/start/entrypoints.js";
 import { apiEnv } from "../../src/env.js";
 import { ENTRY_POINTS } from "../../scripts/image/bundle.js";
 
@@ -221,12 +221,13 @@ describe("Dockerfile", () => {
     expect(args("USER")).toEqual(["node"]);
   });
 
-  it("starts the compiled API by default and checks its health on /ready", () => {
+  it("starts the compiled API processes by default, under npm start's supervisor, and checks their health on /ready", () => {
     const cmd = JSON.parse(args("CMD")[0]!) as string[];
     const source = sourceOf(cmd);
-    expect([source, existsSync(join(root, source))]).toEqual(["src/api/server.ts", true]);
-    // With the V8 flags npm start gives the API.
-    expect(cmd.slice(1, -1)).toEqual(API_NODE_FLAGS);
+    expect([source, existsSync(join(root, source))]).toEqual(["scripts/start/main.ts", true]);
+    // The API processes alone (compose.yaml runs the worker and the migration), with the V8 flags
+    // npm start gives them (API_NODE_FLAGS, from scripts/start/entrypoints.ts).
+    expect(cmd.slice(2)).toEqual(["--api"]);
     expect(args("HEALTHCHECK")[0]).toContain("/ready");
   });
 

@@ -20,6 +20,7 @@ import { parse } from "yaml";
 import { reportedPort } from "../../scripts/node-process.js";
 import { dropDatabase } from "../../scripts/start/database-admin.js";
 import { bundle } from "../../scripts/image/bundle.js";
+import { apiProcessesOf } from "../processes.js";
 import { until } from "../until.js";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -168,10 +169,11 @@ describe("from the image's files", () => {
     }
   }, 60_000);
 
-  it("the API (the image's default command) answers /health, /ready and a call; the CLI makes a merchant", async () => {
+  it("the API (the image's default command) runs API_PROCESSES processes answering /health, /ready and a call; the CLI makes a merchant", async () => {
     const cmd = JSON.parse(read("Dockerfile").match(/^CMD (\[.*\])$/m)![1]!) as string[];
-    const api = start(cmd);
+    const api = start(cmd, { API_PROCESSES: "2" });
     const base = `http://127.0.0.1:${await reportedPort(api, "the API")}`;
+    expect(apiProcessesOf(api.pid!)).toHaveLength(2);
     expect((await fetch(`${base}/health`)).status).toBe(200);
     expect(await (await fetch(`${base}/ready`)).json()).toMatchObject({ status: "ready", database: "ok", redis: "ok" });
 

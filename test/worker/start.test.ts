@@ -62,6 +62,8 @@ async function startGroup(command: string, args: string[], env: Record<string, s
       PORT: "0",
       METRICS_PORT: "0",
       LOG_LEVEL: "info",
+      // One API process, whatever the machine's cores (test/topology/api-processes.test.ts runs several).
+      API_PROCESSES: "1",
       // Its own queues: another run of this suite may share the Redis.
       QUEUE_PREFIX: `test-${randomUUID()}`,
       ...env,
@@ -214,7 +216,7 @@ describe("the production build", { timeout: 120_000 }, () => {
   const outDir = given ?? `.data/dist-test-${randomUUID().slice(0, 8)}`;
   if (!given) afterAll(() => rm(outDir, { recursive: true, force: true }));
 
-  it("runs API, worker and CLI without tsx: a payment is announced and traced, and the API stops when the worker dies", async () => {
+  it("runs API, worker and CLI without tsx: a payment is announced and traced, and a worker that dies is started again", async () => {
     if (!given) await run(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json", "--outDir", outDir]);
     const collector = await startOtlpCollector();
     const env = {
@@ -285,11 +287,19 @@ describe("the production build", { timeout: 120_000 }, () => {
     expect(collector.contentTypes()).toEqual(new Set(["application/x-protobuf"]));
     await collector.close();
 
-    // A process that dies takes the group down with it: no API left running without its worker.
-    const worker = group.processes().find((p) => p.command.includes(`${outDir}/worker/index.js`))!;
+    // A process that dies once the group runs is started again (scripts/start/supervisor.ts, RESTART_DELAYS).
+    const isWorker = (p: Process) => p.command.includes(`${outDir}/worker/index.js`);
+    const worker = group.processes().find(isWorker)!;
     process.kill(worker.pid, "SIGKILL");
-    expect(await group.exited()).toBe(1);
-    expect(group.output()).toContain("payreq: the worker stopped (SIGKILL)");
+    const successor = await until(
+      () => group.processes().find((p) => isWorker(p) && p.pid !== worker.pid),
+      (found) => found !== undefined,
+      20_000,
+      "the worker to be started again",
+    );
+    expect(successor!.parent).toBe(worker.parent);
+    expect(group.output()).toContain("payreq: the worker stopped (SIGKILL): starting it again in 1 s");
+    expect(await group.stop("SIGTERM")).toBe(0);
     expect(group.processes()).toEqual([]);
   }, 90_000); // tsc alone takes 7-20 s on two busy cores
 });
