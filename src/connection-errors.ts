@@ -50,9 +50,14 @@ const DATABASE_KINDS = new Set([
 const DATABASE_CODELESS =
   /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Connection refused|Can't reach database|server closed the connection|Unable to start a transaction in the given time/;
 
-/** Redis: ioredis's errors with no code (a closed connection, a command it cannot send, its own connect timeout). */
+/**
+ * Redis: ioredis's errors with no code (a closed connection, a command it cannot send, its own
+ * connect timeout, a command out of retries, and a Sentinel client that found no master answering
+ * where the sentinels said, which it words as "All sentinels are unreachable"), and the refusal of
+ * a master demoted to a replica (READONLY) while its clients move to the new master.
+ */
 const REDIS_CODELESS =
-  /^(Connection is closed\.|Stream isn't writeable and enableOfflineQueue options is false|connect ETIMEDOUT)$/;
+  /^(Connection is closed\.|Stream isn't writeable and enableOfflineQueue options is false|connect ETIMEDOUT)$|^(All sentinels are unreachable\.|Reached the max retries per request limit|READONLY )/;
 
 /** The error and its causes, up to five deep (Prisma and BullMQ wrap what the driver threw). */
 function* chain(error: unknown): Generator<Failure> {

@@ -62,8 +62,10 @@ async function burstThroughFailover(count: number, replace: () => ReturnType<Sen
     expect(refused.from).toBeGreaterThanOrEqual(killedAt - 1_000);
     expect(refused.to).toBeLessThanOrEqual(promotedAt + 5_000);
   }
-  // Nothing was restarted, and calls keep succeeding on the new master.
+  // Nothing was restarted, and calls keep succeeding on the new master. The worker told of the
+  // outage as one (its start and end), not as an error per retry of its clients.
   expect(service.worker.running()).toBe(true);
+  expect(service.worker.lines.filter((l) => l.msg === "worker error")).toEqual([]);
   const after = await openRequests(3, receiver.url);
   expect((await payAll(service.api.base, after.merchant, after.ids)).every((a) => a.status === 200)).toBe(true);
   expect((await deliveredNotifications(after.ids, () => receiver.received, 20_000)).lost).toBe(0);

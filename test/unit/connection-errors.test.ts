@@ -48,6 +48,18 @@ describe("isRedisUnavailable", () => {
     ["ioredis: its own connect timeout", new Error("connect ETIMEDOUT")],
     ["ioredis: a command it cannot send", new Error("Stream isn't writeable and enableOfflineQueue options is false")],
     ["BullMQ: a wrapped cause", new Error("job failed", { cause: failure("ECONNREFUSED") })],
+    [
+      "ioredis: a Sentinel client finding no master",
+      new Error("All sentinels are unreachable. Retrying from scratch after 10ms."),
+    ],
+    [
+      "ioredis: a command out of retries",
+      new Error('Reached the max retries per request limit (which is 1). Refer to "maxRetriesPerRequest" option for details.'),
+    ],
+    [
+      "a master demoted in a failover (READONLY)",
+      Object.assign(new Error("READONLY You can't write against a read only replica."), { name: "ReplyError" }),
+    ],
   ])("%s is Redis being unavailable", (_, error) => {
     expect(isRedisUnavailable(error)).toBe(true);
   });
