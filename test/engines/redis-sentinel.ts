@@ -24,16 +24,14 @@ export interface SentinelGroup {
    * Kills the master (SIGKILL) and resolves once the sentinels name another one: the replica they
    * promoted, when it answers as a master, and when the master was killed.
    */
-  killMaster(timeoutMs?: number): Promise<{ killedAt: number; promotedAt: number; master: HostPort }>;
+  killMaster(timeoutMs?: number): Promise<{ failedAt: number; promotedAt: number; master: HostPort }>;
   /**
    * Freezes the master (SIGSTOP), as a hung host or a network partition would: its connections stay
    * open but nothing answers on them. Resolves once the sentinels promoted the replica.
    */
-  freezeMaster(timeoutMs?: number): Promise<{ killedAt: number; promotedAt: number; master: HostPort }>;
+  freezeMaster(timeoutMs?: number): Promise<{ failedAt: number; promotedAt: number; master: HostPort }>;
   /** Wakes a frozen master (SIGCONT) and resolves once the sentinels have made it a replica of the new one. */
   thaw(): Promise<void>;
-  /** The gentler way: SENTINEL FAILOVER, the master demoted to a replica of the promoted one. */
-  failover(timeoutMs?: number): Promise<{ killedAt: number; promotedAt: number; master: HostPort }>;
   stop(): Promise<void>;
 }
 
@@ -175,14 +173,12 @@ export async function startSentinelGroup(name = "payreq"): Promise<SentinelGroup
           );
         }
       },
-      failover: (timeoutMs = 30_000) =>
-        replaceMaster(async () => void (await ask(sentinelPorts[0]!, "SENTINEL", "FAILOVER", name)), timeoutMs),
       stop,
     };
     /** Ends the master's reign with `end` and resolves once the sentinels name another one, answering as a master. */
     async function replaceMaster(end: (old: HostPort) => Promise<void>, timeoutMs: number) {
       const old = await master();
-      const killedAt = Date.now();
+      const failedAt = Date.now();
       await end(old);
       // Every sentinel names the new master, and it answers as one.
       const promoted = await until(
@@ -200,7 +196,7 @@ export async function startSentinelGroup(name = "payreq"): Promise<SentinelGroup
         "the sentinels to promote the replica",
         50,
       );
-      return { killedAt, promotedAt: Date.now(), master: promoted! };
+      return { failedAt, promotedAt: Date.now(), master: promoted! };
     }
   } catch (err) {
     await stop();

@@ -31,24 +31,24 @@ afterAll(async () => {
  */
 async function burstThroughFailover(count: number, replace: () => ReturnType<SentinelGroup["killMaster"]>, what: string) {
   const { merchant, ids } = await openRequests(count, receiver.url);
-  let failover: Promise<Awaited<ReturnType<typeof replace>> & { pendingAtKill: number }> | undefined;
+  let failover: Promise<Awaited<ReturnType<typeof replace>> & { pendingAtFailure: number }> | undefined;
   const answers = await payAll(service.api.base, merchant, ids, {
     deadlineMs: 30_000,
     onPaid: (paid) => {
       if (paid !== Math.round(count * 0.3)) return;
       failover = (async () => {
-        const pendingAtKill = await db.webhookEvent.count({ where: { requestId: { in: ids }, state: "PENDING" } });
-        return { ...(await replace()), pendingAtKill };
+        const pendingAtFailure = await db.webhookEvent.count({ where: { requestId: { in: ids }, state: "PENDING" } });
+        return { ...(await replace()), pendingAtFailure };
       })();
     },
   });
-  const { killedAt, promotedAt, pendingAtKill } = await failover!;
+  const { failedAt, promotedAt, pendingAtFailure } = await failover!;
   const outcome = await deliveredNotifications(ids, () => receiver.received, 60_000);
   const refused = refusals(answers);
   console.log(
-    `${what}: promoted ${promotedAt - killedAt} ms after; calls answered 503 for ${refused.spanMs} ms ` +
+    `${what}: promoted ${promotedAt - failedAt} ms after; calls answered 503 for ${refused.spanMs} ms ` +
       `(${refused.refused.length} answers, last answered ${refused.to - promotedAt} ms after the promotion); ` +
-      `${pendingAtKill} notifications pending then; ${outcome.delivered} delivered, ${outcome.lost} lost, ${outcome.duplicates} duplicated`,
+      `${pendingAtFailure} notifications pending then; ${outcome.delivered} delivered, ${outcome.lost} lost, ${outcome.duplicates} duplicated`,
   );
 
   // Every transaction's notification arrived; a notification sent twice carried its one jti.
@@ -59,7 +59,7 @@ async function burstThroughFailover(count: number, replace: () => ReturnType<Sen
   // 503s only from the master's end until shortly after the promotion (a command sent before it
   // waits for its own timeout, and the clients reconnect after a backoff).
   if (refused.refused.length > 0) {
-    expect(refused.from).toBeGreaterThanOrEqual(killedAt - 1_000);
+    expect(refused.from).toBeGreaterThanOrEqual(failedAt - 1_000);
     expect(refused.to).toBeLessThanOrEqual(promotedAt + 5_000);
   }
   // Nothing was restarted, and calls keep succeeding on the new master. The worker told of the
