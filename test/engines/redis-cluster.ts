@@ -78,3 +78,10 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     throw err;
   }
 }
+
+/** The port of the master that serves `key`'s slot, as the node at `port` sees the Cluster. */
+export async function masterOf(port: number, key: string): Promise<number> {
+  const slot = Number(await askNode(port, "CLUSTER", "KEYSLOT", key));
+  const ranges = (await askNode(port, "CLUSTER", "SLOTS")) as [number, number, [string, number]][];
+  return ranges.find(([from, to]) => from <= slot && slot <= to)![2][1];
+}
