@@ -7,10 +7,10 @@ import type { Options } from "autocannon";
 import { load, run as runFor, type LoadTiming } from "./load.js";
 import { record, type Row } from "./report.js";
 
-/** A server of one variant: where to call it and which process's CPU to read. */
+/** A server of one variant: where to call it and which processes' CPU to read. */
 export interface Variant {
   url: string;
-  pid: number;
+  pid: number | number[];
 }
 
 export interface VariantFigures {

@@ -83,6 +83,8 @@ export async function prepareEnvironment(): Promise<Environment> {
     // The bench measures throughput, not the per-key limit: a 429 would stop it as a wrong answer.
     RATE_LIMIT_PER_MINUTE: "1000000000",
     METRICS_PORT: "0",
+    // The bench reads one API process's CPU per call; the topology section compares one with two.
+    API_PROCESSES: "1",
     // At the end the service stops as on Ctrl-C, without waiting long for anything.
     SHUTDOWN_TIMEOUT: "5s",
   };

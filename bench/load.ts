@@ -78,16 +78,19 @@ export interface LoadTiming {
 /**
  * An unmeasured (but checked) warm-up, then the measured run: V8 optimises each path only after
  * some thousands of calls. With `cpuOf`, that process's CPU time is read from /proc around the
- * measured run and divided by the calls answered in it (every call of a sequence counts).
+ * measured run and divided by the calls answered in it (every call of a sequence counts); of
+ * several processes, their sum.
  */
-export async function load(options: Options, timing: LoadTiming, cpuOf?: number): Promise<Measured> {
+export async function load(options: Options, timing: LoadTiming, cpuOf?: number | number[]): Promise<Measured> {
   await run(options, timing.warmup);
   // The calls the warm-up left unanswered (one per connection at most) finish on the server before the reading.
   await sleep(500);
   const none = new Map<number, number>();
-  const [before, dbBefore] = cpuOf === undefined ? [0, none] : await Promise.all([readCpuTicks(cpuOf), readPostgresTicks()]);
+  const ticks = async (pids: number | number[]) =>
+    (await Promise.all([pids].flat().map(readCpuTicks))).reduce((sum, each) => sum + each, 0);
+  const [before, dbBefore] = cpuOf === undefined ? [0, none] : await Promise.all([ticks(cpuOf), readPostgresTicks()]);
   const result = await run(options, timing.duration);
-  const [after, dbAfter] = cpuOf === undefined ? [0, none] : await Promise.all([readCpuTicks(cpuOf), readPostgresTicks()]);
+  const [after, dbAfter] = cpuOf === undefined ? [0, none] : await Promise.all([ticks(cpuOf), readPostgresTicks()]);
   // The calls the run leaves unanswered have used some CPU without being counted: one per connection at
   // most, against the hundreds (pays) to thousands of calls of a run.
   const calls = result["2xx"];

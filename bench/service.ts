@@ -20,7 +20,9 @@ export interface ServiceProcesses {
   supervisor: ProcessEntry;
   /** The supervisor's other descendants (e.g. esbuild's service process). */
   helpers: ProcessEntry[];
+  /** The first API process, and all of them (API_PROCESSES). */
   api: ProcessEntry;
+  apis: ProcessEntry[];
   worker: ProcessEntry;
 }
 
@@ -40,21 +42,26 @@ export function serviceProcesses(table: ProcessEntry[], rootPid: number): Servic
   const tree = descendants(rootPid);
   const describeTree = () =>
     [root, ...tree].map((entry) => entry && `${entry.pid} (parent ${entry.ppid}): ${entry.argv.join(" ")}`).join("; ");
-  const deepest = (matches: (argv: string[]) => boolean) => {
+  const deepest = (matches: (argv: string[]) => boolean, most = 1) => {
     const found = tree.filter((entry) => matches(entry.argv) && !descendants(entry.pid).some((below) => matches(below.argv)));
-    if (found.length !== 1) throw new Error(`bench: found ${found.length} such processes under npm start: ${describeTree()}`);
-    return found[0]!;
+    if (found.length < 1 || found.length > most)
+      throw new Error(`bench: found ${found.length} such processes under npm start: ${describeTree()}`);
+    return found;
   };
   if (!root) throw new Error(`bench: npm start (pid ${rootPid}) is not running`);
-  const api = deepest(isApi);
-  const worker = deepest(isWorker);
-  if (api.ppid !== worker.ppid) throw new Error(`bench: the API and the worker have different parents: ${describeTree()}`);
+  const apis = deepest(isApi, Infinity);
+  const [worker] = deepest(isWorker) as [ProcessEntry];
+  if (apis.some((api) => api.ppid !== worker.ppid))
+    throw new Error(`bench: the API and the worker have different parents: ${describeTree()}`);
+  const api = apis[0]!;
   const supervisor = byPid.get(api.ppid)!;
   const launchers: ProcessEntry[] = [];
   for (let pid = supervisor.ppid; pid !== rootPid; pid = byPid.get(pid)!.ppid) launchers.unshift(byPid.get(pid)!);
-  const ownedByService = new Set([api, worker, ...descendants(api.pid), ...descendants(worker.pid)].map((entry) => entry.pid));
+  const ownedByService = new Set(
+    [...apis, worker].flatMap((entry) => [entry, ...descendants(entry.pid)]).map((entry) => entry.pid),
+  );
   const helpers = descendants(supervisor.pid).filter((entry) => !ownedByService.has(entry.pid));
-  return { npm: root, launchers, supervisor, helpers, api, worker };
+  return { npm: root, launchers, supervisor, helpers, api, apis, worker };
 }
 
 /** A port nothing listens on now (the supervisor checks it again before the API takes it). */
@@ -69,6 +76,8 @@ async function freePort(): Promise<number> {
 export interface Service {
   url: string;
   processes: ServiceProcesses;
+  /** Stops the group as Ctrl-C would (it is stopped with the bench otherwise). */
+  stop(): Promise<void>;
 }
 
 /**
@@ -93,9 +102,11 @@ export async function startService(env: NodeJS.ProcessEnv, port?: number): Promi
     }
   };
   const exited = once(npm, "exit");
-  const release = track({
+  let stopped = false;
+  const stoppable = {
     // npm passes SIGTERM on to the supervisor, which stops the API and the worker as an operator's Ctrl-C would.
     stop: async () => {
+      stopped = true;
       if (npm.exitCode === null && npm.signalCode === null) {
         npm.kill("SIGTERM");
         await Promise.race([exited, sleep(20_000)]);
@@ -103,7 +114,8 @@ export async function startService(env: NodeJS.ProcessEnv, port?: number): Promi
       killGroup();
     },
     kill: killGroup,
-  });
+  };
+  const release = track(stoppable);
 
   const lastLines: string[] = [];
   let lastOutputAt = Date.now();
@@ -123,7 +135,7 @@ export async function startService(env: NodeJS.ProcessEnv, port?: number): Promi
   npm.once("exit", (code, signal) => {
     release();
     killGroup();
-    if (!isStopping()) void fail(`bench: npm start stopped unexpectedly (${signal ?? `exit code ${code}`})${said()}`);
+    if (!isStopping() && !stopped) void fail(`bench: npm start stopped unexpectedly (${signal ?? `exit code ${code}`})${said()}`);
   });
 
   const url = `http://127.0.0.1:${apiPort}`;
@@ -141,5 +153,5 @@ export async function startService(env: NodeJS.ProcessEnv, port?: number): Promi
     if (Date.now() > deadline) throw new Error(`bench: npm start kept talking for 120 s${said()}`);
     await sleep(100);
   }
-  return { url, processes: serviceProcesses(await listProcesses(), group) };
+  return { url, processes: serviceProcesses(await listProcesses(), group), stop: stoppable.stop };
 }

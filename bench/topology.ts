@@ -3,7 +3,8 @@
  * requests.pay load against API processes that differ in one thing (a single Redis or a 3-master
  * Redis Cluster; PostgreSQL directly, directly without named prepared statements, or through
  * PgBouncer in transaction mode), and the same notification bursts through workers that differ
- * alike. The engines are started here, on free loopback ports, as the topology tests start them.
+ * alike; and npm start's group with one API process against one with two. The engines are
+ * started here, on free loopback ports, as the topology tests start them.
  */
 import type { Options } from "autocannon";
 import { parseEnv, sharedEnv } from "../src/env.js";
@@ -18,11 +19,13 @@ import { idSupply, waitUntil } from "./load.js";
 import { poolSize, type BenchOptions } from "./options.js";
 import { startProcess, startServer } from "./processes.js";
 import { seedRequests } from "./seed.js";
+import { startService } from "./service.js";
 import { deliveryBurst, notificationLatency, startWebhookReceiver } from "./webhooks.js";
 
 const ROUNDS = 2;
 const REDIS = ["single", "cluster"] as const;
 const POSTGRES = ["direct", "unprepared", "pooler"] as const;
+const PROCESSES = ["one", "two"] as const;
 type RedisVariant = (typeof REDIS)[number];
 type PostgresVariant = (typeof POSTGRES)[number];
 
@@ -31,6 +34,8 @@ export interface TopologyFigures {
   postgres: Compared<PostgresVariant>;
   /** Notifications delivered and recorded per second by one worker of each variant (mean of its bursts), and ÷ the first. */
   webhooks: Record<string, { perSecond: number; ratio: number }>;
+  /** The service's own group (API_PROCESSES=1) and a second group of API_PROCESSES=2, at 32 connections; CPU is both processes'. */
+  apiProcesses: Compared<(typeof PROCESSES)[number]>;
 }
 
 export async function measureTopology(bench: Bench, env: NodeJS.ProcessEnv, options: BenchOptions): Promise<TopologyFigures> {
@@ -67,7 +72,9 @@ export async function measureTopology(bench: Bench, env: NodeJS.ProcessEnv, opti
   const { headers, payerHeaders, merchantId, sql, timing } = bench;
   const size = poolSize(options);
   const runs = (variants: number) => (variants * ROUNDS + variants) * size;
-  const payable = (await seedRequests(sql, merchantId, runs(REDIS.length) + runs(POSTGRES.length), { paid: false })).requestIds;
+  const payable = (
+    await seedRequests(sql, merchantId, runs(REDIS.length) + runs(POSTGRES.length) + runs(PROCESSES.length), { paid: false })
+  ).requestIds;
   const readable = payable.slice(0, 1000);
   const nextPayable = idSupply(payable, "requests for the topology section's pays");
   const operations: Record<string, (url: string) => Options> = {
@@ -90,7 +97,23 @@ export async function measureTopology(bench: Bench, env: NodeJS.ProcessEnv, opti
   printCompared(postgres, POSTGRES);
 
   const webhooks = await compareWorkers(bench, env, options, variantEnv);
-  return { redis, postgres, webhooks };
+
+  // After the workers': the second group has a worker of its own, which would share their outbox.
+  console.log("  API processes: npm start's group with API_PROCESSES=1 (the service's), and another with API_PROCESSES=2");
+  const two = await startService({ ...env, API_PROCESSES: "2" });
+  const apiProcesses = await compareAlternating(
+    "topology.processes",
+    { one: { url: bench.api, pid: bench.pids.api }, two: { url: two.url, pid: two.processes.apis.map((api) => api.pid) } },
+    {
+      "requests.info": (url) => ({ ...infoOfAny(url, headers, readable), connections: 32 }),
+      "requests.pay": (url) => ({ ...payEach(url, payerHeaders, nextPayable), connections: 32 }),
+    },
+    timing,
+    { rounds: ROUNDS, connections: 32 },
+  );
+  await two.stop();
+  printCompared(apiProcesses, PROCESSES);
+  return { redis, postgres, webhooks, apiProcesses };
 }
 
 /**
