@@ -98,7 +98,6 @@ export default defineConfig({
           include: ["test/topology/**/*.test.ts"],
           globalSetup: ["test/setup/engines.ts"],
           setupFiles: ["test/setup/worker-database.ts", "test/setup/open-database.ts"],
-          maxWorkers: 2,
           testTimeout: 60_000,
           hookTimeout: 90_000,
           sequence: { groupOrder: 0 },

@@ -3,10 +3,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { Redis } from "ioredis";
 import { until } from "../until.js";
+import { askNode } from "./ask-redis.js";
 import { startDaemon, type Daemon } from "./daemon.js";
 import { freePorts } from "./free-ports.js";
+
+export { askNode };
 
 const run = promisify(execFile);
 
@@ -16,18 +18,6 @@ export interface RedisCluster {
   /** REDIS_CLUSTER_NODES for it: `127.0.0.1:p1,127.0.0.1:p2,127.0.0.1:p3`. */
   readonly nodes: string;
   stop(): Promise<void>;
-}
-
-/** One command to a node on 127.0.0.1, on a connection of its own. */
-export async function askNode(port: number, ...args: (string | number)[]): Promise<unknown> {
-  const client = new Redis({ host: "127.0.0.1", port, lazyConnect: true, retryStrategy: () => null, connectTimeout: 1_000 });
-  client.on("error", () => {});
-  try {
-    await client.connect();
-    return await client.call(String(args[0]), ...args.slice(1));
-  } finally {
-    client.disconnect();
-  }
 }
 
 /**

@@ -1,8 +1,8 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Redis } from "ioredis";
 import { until } from "../until.js";
+import { askNode as ask } from "./ask-redis.js";
 import { startDaemon, type Daemon } from "./daemon.js";
 import { freePorts } from "./free-ports.js";
 
@@ -33,18 +33,6 @@ export interface SentinelGroup {
   /** Wakes a frozen master (SIGCONT) and resolves once the sentinels have made it a replica of the new one. */
   thaw(): Promise<void>;
   stop(): Promise<void>;
-}
-
-/** One command to a server on 127.0.0.1, on a connection of its own. */
-async function ask(port: number, ...args: (string | number)[]): Promise<unknown> {
-  const client = new Redis({ host: "127.0.0.1", port, lazyConnect: true, retryStrategy: () => null, connectTimeout: 1_000 });
-  client.on("error", () => {});
-  try {
-    await client.connect();
-    return await client.call(String(args[0]), ...args.slice(1));
-  } finally {
-    client.disconnect();
-  }
 }
 
 /** A reply of SENTINEL REPLICAS/SENTINELS (a flat field/value list per entry) as objects. */

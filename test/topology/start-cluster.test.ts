@@ -9,7 +9,7 @@ import { describe, expect, inject, it } from "vitest";
 import { askNode, masterOf } from "../engines/redis-cluster.js";
 import { freePorts } from "../engines/free-ports.js";
 import { startGroup } from "../start-group.js";
-import { startReceiver, until, verifyNotification } from "../worker/harness.js";
+import { payAndAwaitNotification, startReceiver, until } from "../worker/harness.js";
 
 const run = promisify(execFile);
 const REDIS_CLUSTER_NODES = inject("engines").redisCluster.nodes;
@@ -51,34 +51,14 @@ describe("npm start on a Redis Cluster", { timeout: 120_000 }, () => {
     ))!;
     const receiver = await startReceiver();
     try {
-      const call = (operation: string, params: Record<string, string>) =>
-        fetch(`${group.base}/api/${operation}`, {
-          method: "POST",
-          headers: { "x-api-key": apiKey! },
-          body: new URLSearchParams(params),
-        }).then(async (answer) => ({ status: answer.status, body: (await answer.json()) as Record<string, string> }));
-      const created = await call("requests.create", {
-        merchantId: merchantId!,
-        asset: "NZD",
-        amount: "300",
-        notifyUrl: receiver.url,
-      });
-      expect(created.status).toBe(200);
-      const paid = await call("requests.pay", {
-        requestId: created.body["requestId"]!,
-        ledger: "test.uplink",
-        authorization: "ok",
-      });
-      expect(paid.status).toBe(200);
-      const [notification] = await until(
-        () => receiver.received,
-        (received) => received.length === 1,
-        20_000,
-        "the notification",
+      const { requestId, transaction } = await payAndAwaitNotification(
+        group.base,
+        { merchantId: merchantId!, apiKey: apiKey! },
+        receiver,
       );
-      expect((await verifyNotification(notification!.token)).transaction).toMatchObject({
+      expect(transaction).toMatchObject({
         state: "completed",
-        request: { requestId: created.body["requestId"] },
+        request: { requestId },
       });
       // Its worker's queues are on the Cluster, on the master of their hash tag.
       const seed = Number(REDIS_CLUSTER_NODES.split(",")[0]!.split(":")[1]);

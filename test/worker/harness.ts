@@ -181,3 +181,39 @@ export async function startApiProcess(env: Record<string, string> = {}) {
     stop: (signal: NodeJS.Signals) => (child.kill(signal), exited),
   };
 }
+
+/**
+ * Creates and pays a request over a running service's REST API (form parameters, as a legacy
+ * integrator sends them), naming `receiver` as its notifyUrl, and resolves with the notification's
+ * verified transaction once the receiver has it.
+ */
+export async function payAndAwaitNotification(
+  base: string,
+  merchant: { merchantId: string; apiKey: string },
+  receiver: Awaited<ReturnType<typeof startReceiver>>,
+): Promise<{ requestId: string; transaction: Record<string, unknown> }> {
+  const call = async (operation: string, params: Record<string, string>) => {
+    const answer = await fetch(`${base}/api/${operation}`, {
+      method: "POST",
+      headers: { "x-api-key": merchant.apiKey },
+      body: new URLSearchParams(params),
+    });
+    const body = (await answer.json()) as Record<string, string>;
+    if (answer.status !== 200) throw new Error(`${operation} answered ${answer.status}: ${JSON.stringify(body)}`);
+    return body;
+  };
+  const { requestId } = await call("requests.create", {
+    merchantId: merchant.merchantId,
+    asset: "NZD",
+    amount: "300",
+    notifyUrl: receiver.url,
+  });
+  await call("requests.pay", { requestId: requestId!, ledger: "test.uplink", authorization: "ok" });
+  const [notification] = await until(
+    () => receiver.received,
+    (received) => received.length === 1,
+    20_000,
+    "the notification",
+  );
+  return { requestId: requestId!, transaction: (await verifyNotification(notification!.token)).transaction };
+}

@@ -19,7 +19,7 @@ import { rotateSigningKey } from "../../src/domain/webhooks/key-files.js";
 import { currentSigningKid } from "../../src/domain/webhooks/signing-keys.js";
 import { API_NODE_FLAGS, WORKER_NODE_FLAGS } from "../../scripts/start/entrypoints.js";
 import { testDatabases } from "../../vitest.config.js";
-import { fileEnv, startReceiver, until, verifyNotification } from "./harness.js";
+import { fileEnv, payAndAwaitNotification, startReceiver, until } from "./harness.js";
 import { startGroup, type Process } from "../start-group.js";
 
 const run = promisify(execFile);
@@ -165,31 +165,8 @@ describe("the production build", { timeout: 120_000 }, () => {
     expect(running.filter((command) => command.includes("tsx"))).toEqual([]);
 
     const receiver = await startReceiver();
-    const call = (operation: string, params: Record<string, string>) =>
-      fetch(`${group.base}/api/${operation}`, {
-        method: "POST",
-        headers: { "x-api-key": merchant.apiKey },
-        body: new URLSearchParams(params),
-      }).then(async (answer) => ({ status: answer.status, body: (await answer.json()) as Record<string, string> }));
-    const created = await call("requests.create", {
-      merchantId: merchant.merchantId,
-      asset: "NZD",
-      amount: "300",
-      notifyUrl: receiver.url,
-    });
-    expect(created.status).toBe(200);
-    const paid = await call("requests.pay", {
-      requestId: created.body["requestId"]!,
-      ledger: "test.uplink",
-      authorization: "ok",
-    });
-    expect(paid.status).toBe(200);
-    const [notification] = await until(
-      () => receiver.received,
-      (received) => received.length === 1,
-      20_000,
-    );
-    expect((await verifyNotification(notification!.token)).transaction).toMatchObject({
+    const { transaction } = await payAndAwaitNotification(group.base, merchant, receiver);
+    expect(transaction).toMatchObject({
       transactionType: "PURCHASE",
       amount: 300,
     });
