@@ -4,7 +4,7 @@
 # LTS at once, and the browser tests once Chromium is there. Ends with the total of all three runs.
 set -e
 npm run setup
-sh test/engines/ensure-engines.sh
+sh scripts/engines/ensure-engines.sh
 
 # The runs' tallies (test/setup/summary-reporter.ts), and the production build that
 # test/worker/start.test.ts starts: made once here, not once per Node run.

@@ -5,20 +5,20 @@
  * restart, API processes killed) are started by that file alone.
  */
 import type { TestProject } from "vitest/node";
-import { startPgbouncer } from "../engines/pgbouncer.js";
-import { copyDatabase, startPostgresReplica } from "../engines/postgres-replica.js";
+import { startPgbouncer } from "../../scripts/engines/pgbouncer.js";
+import { copyDatabase, startPostgresReplica } from "../../scripts/engines/postgres-replica.js";
 import { testDatabases } from "../../vitest.config.js";
-import { startRedisCluster } from "../engines/redis-cluster.js";
+import { startRedisCluster } from "../../scripts/engines/redis-cluster.js";
 
 export interface Engines {
-  /** PgBouncer in transaction mode in front of the system PostgreSQL (test/engines/pgbouncer.ts). */
+  /** PgBouncer in transaction mode in front of the system PostgreSQL (scripts/engines/pgbouncer.ts). */
   pgbouncer: { port: number };
   /**
-   * A PostgreSQL primary and a streaming replica of it (test/engines/postgres-replica.ts), with
+   * A PostgreSQL primary and a streaming replica of it (scripts/engines/postgres-replica.ts), with
    * `template`, a migrated database on the primary to make a file's own from (replicatedDatabase).
    */
   replica: { primaryUrl: string; replicaUrl: string; template: string };
-  /** A Redis Cluster of three masters (test/engines/redis-cluster.ts): REDIS_CLUSTER_NODES for it. */
+  /** A Redis Cluster of three masters (scripts/engines/redis-cluster.ts): REDIS_CLUSTER_NODES for it. */
   redisCluster: { nodes: string };
 }
 

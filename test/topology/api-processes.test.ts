@@ -13,7 +13,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { reportedPort, spawnNode } from "../../scripts/node-process.js";
 import { buildMerchant, buildRequest, type TestMerchant } from "../factories.js";
-import { freePorts } from "../engines/free-ports.js";
+import { freePorts } from "../../scripts/engines/free-ports.js";
 import { apiProcessesOf } from "../processes.js";
 import { until } from "../until.js";
 import { startReceiver } from "../worker/harness.js";

@@ -1,5 +1,5 @@
 /**
- * The service behind PgBouncer in transaction mode (test/engines/pgbouncer.ts), as most managed
+ * The service behind PgBouncer in transaction mode (scripts/engines/pgbouncer.ts), as most managed
  * PostgreSQL offerings put it: DATABASE_URL names the pooler, DATABASE_PREPARED_STATEMENTS=false,
  * and DATABASE_DIRECT_URL names PostgreSQL itself for what a pooler cannot carry (the worker's
  * LISTEN, migrations). The pay races run through it, and the reasons for both settings are shown:
@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { dropDatabase } from "../../scripts/start/database-admin.js";
-import { throughPgbouncer } from "../engines/pgbouncer.js";
+import { throughPgbouncer } from "../../scripts/engines/pgbouncer.js";
 import { buildPayerKey } from "../factories.js";
 import { raceToPay, raceToRefund, type Outcome } from "../races.js";
 import { startApiProcess, startReceiver, until } from "../worker/harness.js";

@@ -7,7 +7,7 @@ import { keyPrefixOf } from "../../src/domain/keys/api-key.js";
 import { createApiKey } from "../../src/domain/keys/create.js";
 import { writeMark } from "../../src/transport/read-your-writes.js";
 import { testEnv } from "../../vitest.config.js";
-import { replicatedDatabase } from "../engines/postgres-replica.js";
+import { replicatedDatabase } from "../../scripts/engines/postgres-replica.js";
 import { buildMerchant, buildPayerKey, buildRequest, operator } from "../factories.js";
 import { createTestApp } from "../test-app.js";
 import { silentLogger, startApiProcess, until } from "../worker/harness.js";

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { keyPrefixOf } from "../../src/domain/keys/api-key.js";
 import { channelOf } from "../../src/pubsub/request-changes.js";
 import { built } from "../built.js";
-import { askNode, masterOf } from "../engines/redis-cluster.js";
+import { askNode, masterOf } from "../../scripts/engines/redis-cluster.js";
 import { buildLimitedMerchant, buildMerchant, buildRequest } from "../factories.js";
 import { startApiProcess, startReceiver, until, verifyNotification } from "../worker/harness.js";
 import { openStream } from "../worker/sse.js";

@@ -1,8 +1,8 @@
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
-import { startDaemon, type Daemon } from "../engines/daemon.js";
-import { freePorts } from "../engines/free-ports.js";
+import { startDaemon, type Daemon } from "../../scripts/engines/daemon.js";
+import { freePorts } from "../../scripts/engines/free-ports.js";
 import { buildRequest } from "../factories.js";
 import { startReceiver, until } from "../worker/harness.js";
 import { deliveredNotifications, openRequests, payAll, refusals, startService } from "./service.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
-import { startSentinelGroup, type SentinelGroup } from "../engines/redis-sentinel.js";
+import { startSentinelGroup, type SentinelGroup } from "../../scripts/engines/redis-sentinel.js";
 import { startReceiver } from "../worker/harness.js";
 import { deliveredNotifications, openRequests, payAll, refusals, startService } from "./service.js";
 

@@ -6,8 +6,8 @@ import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { promisify } from "node:util";
 import { describe, expect, inject, it } from "vitest";
-import { askNode, masterOf } from "../engines/redis-cluster.js";
-import { freePorts } from "../engines/free-ports.js";
+import { askNode, masterOf } from "../../scripts/engines/redis-cluster.js";
+import { freePorts } from "../../scripts/engines/free-ports.js";
 import { startGroup } from "../start-group.js";
 import { payAndAwaitNotification, startReceiver, until } from "../worker/harness.js";
 

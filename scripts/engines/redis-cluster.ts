@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { until } from "../until.js";
+import { until } from "../../src/poll.js";
 import { askNode } from "./ask-redis.js";
 import { startDaemon, type Daemon } from "./daemon.js";
 import { freePorts } from "./free-ports.js";

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { until } from "../until.js";
+import { until } from "../../src/poll.js";
 
 export interface Daemon {
   readonly name: string;

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { createDatabase, dropDatabase } from "../../scripts/start/database-admin.js";
-import { until } from "../until.js";
+import { until } from "../../src/poll.js";
 import { startDaemon, type Daemon } from "./daemon.js";
 import { freePorts } from "./free-ports.js";
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The topology tests (test/topology) start their own Redis Cluster, Sentinel group, PgBouncer and
+# The topology tests (test/topology) and the bench's topology section start their own Redis Cluster, Sentinel group, PgBouncer and
 # PostgreSQL replica from Debian's packages; install the missing ones (as root, e.g. on CI).
 set -e
 missing=""
