@@ -17,6 +17,8 @@ export interface VariantFigures {
   rps: number;
   /** CPU µs per call of `pid`; null when /proc could not say. */
   cpu: number | null;
+  /** CPU µs per call of PostgreSQL (all its processes) over the same runs; null when /proc could not say. */
+  dbCpu: number | null;
 }
 
 /** Per operation: each variant's mean figures, and each against the first variant (ratios). */
@@ -62,6 +64,7 @@ export async function compareAlternating<V extends string>(
         {
           rps: Math.round(mean(measured[name], (r) => r.rps)!),
           cpu: roundOrNull(mean(measured[name], (r) => r.cpuMicrosPerCall)),
+          dbCpu: roundOrNull(mean(measured[name], (r) => r.dbCpuMicrosPerCall)),
         },
       ]),
     ) as Record<V, VariantFigures>;
@@ -87,7 +90,8 @@ export function printCompared<V extends string>(compared: Compared<V>, variants:
     for (const name of rest)
       console.log(
         `    ${operation.padEnd(24)} ${name} ÷ ${first}: req/s ${figures[first!].rps} → ${figures[name].rps} (${figures.rpsRatio[name]}×), ` +
-          `CPU per call ${figures[first!].cpu ?? "?"} → ${figures[name].cpu ?? "?"} µs (${figures.cpuRatio[name] ?? "?"}×)`,
+          `CPU per call ${figures[first!].cpu ?? "?"} → ${figures[name].cpu ?? "?"} µs (${figures.cpuRatio[name] ?? "?"}×), ` +
+          `PostgreSQL's ${figures[first!].dbCpu ?? "?"} → ${figures[name].dbCpu ?? "?"} µs`,
       );
 }
 

@@ -46,4 +46,42 @@ describe("the README's figures", () => {
     const floods = [...run.matchAll(/([\d.]+)× (?:idle )?under the ([\w/-]+) flood/g)].map((match) => [match[2]!, match[1]!]);
     expect(floods).toEqual(isolation.map(({ flood, ratio }) => [flood.replace(" ", "-"), ratio.toFixed(2)]));
   });
+
+  it("docs/scaling.md quotes the topologies' costs as the bench result it names has them", () => {
+    const scaling = readFileSync(join(root, "docs/scaling.md"), "utf8");
+    const section = scaling.slice(scaling.indexOf("### What the steps cost, measured"), scaling.indexOf("### The steps"));
+    const file = /\[(bench\/reference\/[\w.-]+\.json)\]/.exec(section)![1]!;
+    type Figures = { rps: number; cpu: number; dbCpu: number };
+    type Compared = Record<string, Record<string, Figures> & { rpsRatio: Record<string, number> }>;
+    const { topology } = JSON.parse(readFileSync(join(root, file), "utf8")) as {
+      topology: Record<"redis" | "postgres" | "apiProcesses", Compared> & { webhooks: Record<string, { ratio: number }> };
+    };
+    const row = (group: Compared, first: string, variant: string, delivered?: number) => {
+      const [info, pay] = [group["requests.info"]!, group["requests.pay"]!];
+      const change = (from: number, to: number) => `${from} → ${to} µs`;
+      return [
+        `${info.rpsRatio[variant]}×`,
+        `${pay.rpsRatio[variant]}×`,
+        change(pay[first]!.cpu, pay[variant]!.cpu),
+        change(info[first]!.dbCpu, info[variant]!.dbCpu),
+        change(pay[first]!.dbCpu, pay[variant]!.dbCpu),
+        delivered === undefined ? "" : `${delivered}×`,
+      ];
+    };
+    const quoted = section
+      .split("\n")
+      .filter((line) => line.startsWith("| ") && !line.startsWith("| variant") && !line.startsWith("| ---"))
+      .map((line) =>
+        line
+          .split("|")
+          .slice(3, -1)
+          .map((cell) => cell.trim()),
+      );
+    expect(quoted).toEqual([
+      row(topology.redis, "single", "cluster", topology.webhooks["cluster"]!.ratio),
+      row(topology.postgres, "direct", "unprepared"),
+      row(topology.postgres, "direct", "pooler", topology.webhooks["pooler"]!.ratio),
+      row(topology.apiProcesses, "one", "two"),
+    ]);
+  });
 });
