@@ -2,9 +2,11 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { until } from "../../src/poll.js";
-import { askNode as ask } from "./ask-redis.js";
+import { askerFor, type AskNode } from "./ask-redis.js";
 import { startDaemon, type Daemon } from "./daemon.js";
 import { freePorts } from "./free-ports.js";
+import { sentinelAuthLines, sentinelListenLines, type RedisAccess } from "./redis-access.js";
+import { startRedisServer } from "./redis-server.js";
 
 export interface HostPort {
   host: string;
@@ -18,6 +20,8 @@ export interface SentinelGroup {
   readonly sentinels: HostPort[];
   /** REDIS_SENTINELS for it: `127.0.0.1:p1,127.0.0.1:p2,127.0.0.1:p3`. */
   readonly sentinelsSetting: string;
+  /** One command to a master or replica, with the group's credentials and TLS. */
+  readonly ask: AskNode;
   /** The master the sentinels name now. */
   master(): Promise<HostPort>;
   /**
@@ -42,27 +46,23 @@ const records = (reply: unknown) =>
   );
 
 const redisArgs = (port: number, dir: string) => [
-  "--port",
-  String(port),
-  "--bind",
-  "127.0.0.1",
-  "--save",
-  "",
-  "--appendonly",
-  "no",
   // A replica syncs at once, not after the 5 s a master waits for others to share the transfer.
   "--repl-diskless-sync-delay",
   "0",
   "--dir",
   dir,
+  "--dbfilename",
+  `dump-${port}.rdb`,
 ];
 
 /**
  * Starts the group on free loopback ports, each server a child of this process with its files in a
  * temporary folder, and resolves once every sentinel sees the replica and the two other sentinels
- * (so a failover can be agreed on). A master is held down after 1 s without answers.
+ * (so a failover can be agreed on). A master is held down after 1 s without answers. The master
+ * and the replica ask for credentials and speak TLS as `access` says; the sentinels speak TLS with
+ * them, and ask no password themselves.
  */
-export async function startSentinelGroup(name = "payreq"): Promise<SentinelGroup> {
+export async function startSentinelGroup(name = "payreq", access: RedisAccess = {}): Promise<SentinelGroup> {
   const dir = await mkdtemp(join(tmpdir(), "payreq-sentinel-"));
   const [masterPort, replicaPort, ...sentinelPorts] = await freePorts(5);
   const daemons: Daemon[] = [];
@@ -70,13 +70,14 @@ export async function startSentinelGroup(name = "payreq"): Promise<SentinelGroup
     await Promise.all(daemons.map((d) => d.stop("SIGKILL")));
     await rm(dir, { recursive: true, force: true });
   };
-  const pings = (port: number) => async () => (await ask(port, "PING")) === "PONG";
+  const ask = askerFor(access);
+  const askSentinel = askerFor({ tls: access.tls });
   try {
     const servers = await Promise.all(
       [masterPort!, replicaPort!].map(async (port, i) => {
-        const args = [...redisArgs(port, dir), "--dbfilename", `dump-${port}.rdb`];
+        const args = redisArgs(port, dir);
         if (i === 1) args.push("--replicaof", "127.0.0.1", String(masterPort));
-        return startDaemon(`redis ${i === 0 ? "master" : "replica"} :${port}`, "redis-server", args, pings(port));
+        return startRedisServer(port, { access, args, name: `redis ${i === 0 ? "master" : "replica"} :${port}` });
       }),
     );
     daemons.push(...servers);
@@ -100,7 +101,7 @@ export async function startSentinelGroup(name = "payreq"): Promise<SentinelGroup
           await writeFile(
             file,
             [
-              `port ${port}`,
+              ...sentinelListenLines(port, access),
               "bind 127.0.0.1",
               `dir ${dir}`,
               "sentinel resolve-hostnames no",
@@ -108,18 +109,24 @@ export async function startSentinelGroup(name = "payreq"): Promise<SentinelGroup
               `sentinel down-after-milliseconds ${name} 1000`,
               `sentinel failover-timeout ${name} 5000`,
               `sentinel parallel-syncs ${name} 1`,
+              ...sentinelAuthLines(name, access),
               "",
             ].join("\n"),
           );
-          return startDaemon(`redis-sentinel :${port}`, "redis-sentinel", [file], pings(port));
+          return startDaemon(
+            `redis-sentinel :${port}`,
+            "redis-sentinel",
+            [file],
+            async () => (await askSentinel(port, "PING")) === "PONG",
+          );
         }),
       )),
     );
     await until(
       async () => {
         for (const port of sentinelPorts) {
-          const replicas = records(await ask(port, "SENTINEL", "REPLICAS", name));
-          const others = records(await ask(port, "SENTINEL", "SENTINELS", name));
+          const replicas = records(await askSentinel(port, "SENTINEL", "REPLICAS", name));
+          const others = records(await askSentinel(port, "SENTINEL", "SENTINELS", name));
           if (!replicas.some((r) => r["port"] === String(replicaPort) && r["flags"] === "slave")) return false;
           if (others.length < 2) return false;
         }
@@ -134,13 +141,17 @@ export async function startSentinelGroup(name = "payreq"): Promise<SentinelGroup
     const frozen: number[] = [];
     const sentinels = sentinelPorts.map((port) => ({ host: "127.0.0.1", port }));
     const master = async (): Promise<HostPort> => {
-      const [host, port] = (await ask(sentinelPorts[0]!, "SENTINEL", "GET-MASTER-ADDR-BY-NAME", name)) as [string, string];
+      const [host, port] = (await askSentinel(sentinelPorts[0]!, "SENTINEL", "GET-MASTER-ADDR-BY-NAME", name)) as [
+        string,
+        string,
+      ];
       return { host, port: Number(port) };
     };
     return {
       name,
       sentinels,
       sentinelsSetting: sentinels.map(({ host, port }) => `${host}:${port}`).join(","),
+      ask,
       master,
       killMaster: (timeoutMs = 30_000) => replaceMaster((old) => byPort.get(old.port)!.stop("SIGKILL"), timeoutMs),
       freezeMaster: (timeoutMs = 30_000) =>
@@ -172,7 +183,9 @@ export async function startSentinelGroup(name = "payreq"): Promise<SentinelGroup
       const promoted = await until(
         async () => {
           const named = await Promise.all(
-            sentinelPorts.map(async (port) => ((await ask(port, "SENTINEL", "GET-MASTER-ADDR-BY-NAME", name)) as string[])[1]),
+            sentinelPorts.map(
+              async (port) => ((await askSentinel(port, "SENTINEL", "GET-MASTER-ADDR-BY-NAME", name)) as string[])[1],
+            ),
           );
           const port = Number(named[0]);
           if (port === old.port || named.some((p) => Number(p) !== port)) return null;

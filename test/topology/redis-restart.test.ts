@@ -1,12 +1,12 @@
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
-import { startDaemon, type Daemon } from "../../scripts/engines/daemon.js";
+import type { Daemon } from "../../scripts/engines/daemon.js";
 import { freePorts } from "../../scripts/engines/free-ports.js";
+import { startRedisServer } from "../../scripts/engines/redis-server.js";
 import { buildRequest } from "../factories.js";
 import { startReceiver, until } from "../worker/harness.js";
 import { deliveredNotifications, openRequests, payAll, refusals, startService } from "./service.js";
-import { Redis } from "ioredis";
 
 const OUTAGE_MS = 10_000;
 
@@ -18,22 +18,7 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const refusedCalls = new Set<number>();
 
 /** A single Redis on `port` that keeps nothing on disk: started again, it is empty. */
-const startRedis = () =>
-  startDaemon(
-    `redis-server :${port}`,
-    "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    async () => {
-      const client = new Redis({ port, host: "127.0.0.1", lazyConnect: true, retryStrategy: () => null });
-      client.on("error", () => {});
-      try {
-        await client.connect();
-        return (await client.ping()) === "PONG";
-      } finally {
-        client.disconnect();
-      }
-    },
-  );
+const startRedis = () => startRedisServer(port);
 
 beforeAll(async () => {
   [port] = (await freePorts(1)) as [number];
