@@ -62,13 +62,13 @@ export function connectRedis(topology: RedisTopology, options: ConnectOptions = 
       return new Redis(topology.url, options);
     case "sentinel":
       return new Redis({
+        // Leave the old master when the sentinels announce a new one (+switch-master): a master
+        // that hangs or is cut off keeps its connections open, and nothing would move them.
+        failoverDetector: true,
         ...node,
         ...options,
         sentinels: topology.sentinels,
         name: topology.name,
-        // Leave the old master when the sentinels announce a new one (+switch-master): a master
-        // that hangs or is cut off keeps its connections open, and nothing would move them.
-        failoverDetector: true,
         // The sentinels are asked over TLS when the nodes are.
         ...(node.tls && { enableTLSForSentinelMode: true, sentinelTLS: {} }),
       });

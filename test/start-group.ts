@@ -3,10 +3,11 @@
  * start): spawned with a mark in its environment, so that whatever it started is found and, when
  * the test ends, killed.
  */
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
-import { onTestFinished } from "vitest";
+import { promisify } from "node:util";
+import { expect, onTestFinished } from "vitest";
 import { until } from "./until.js";
 
 export interface Process {
@@ -91,4 +92,14 @@ export async function startGroup(command: string, args: string[], env: Record<st
       return this.exited();
     },
   };
+}
+
+/** What `npm start` with `env` says on standard error when it refuses to start (exit code 1, within 30 s). */
+export async function refusal(env: Record<string, string>): Promise<string> {
+  const refused = await promisify(execFile)("npm", ["start"], {
+    env: { ...process.env, PORT: "0", METRICS_PORT: "0", ...env },
+    timeout: 30_000,
+  }).catch((error: { code: number; stderr: string }) => error);
+  expect("code" in refused && refused.code).toBe(1);
+  return refused.stderr.trim();
 }

@@ -3,28 +3,15 @@
  * that is a hash tag: anything else is refused before a process starts) and on a Sentinel group
  * (REDIS_SENTINELS, REDIS_SENTINEL_NAME): it starts, and a request paid through it is notified.
  */
-import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { askNode, masterOf } from "../../scripts/engines/redis-cluster.js";
 import { freePorts } from "../../scripts/engines/free-ports.js";
 import { startSentinelGroup, type SentinelGroup } from "../../scripts/engines/redis-sentinel.js";
-import { startGroup } from "../start-group.js";
+import { refusal, startGroup } from "../start-group.js";
 import { payAndAwaitNotification, startReceiver, until } from "../worker/harness.js";
 
-const run = promisify(execFile);
 const REDIS_CLUSTER_NODES = inject("engines").redisCluster.nodes;
-
-/** What `npm start` with `env` says on standard error when it refuses to start (exit code 1, within 30 s). */
-async function refusal(env: Record<string, string>): Promise<string> {
-  const refused = await run("npm", ["start"], {
-    env: { ...process.env, PORT: "0", METRICS_PORT: "0", ...env },
-    timeout: 30_000,
-  }).catch((error: { code: number; stderr: string }) => error);
-  expect("code" in refused && refused.code).toBe(1);
-  return refused.stderr.trim();
-}
 
 describe("npm start on a Redis Cluster", { timeout: 120_000 }, () => {
   it("refuses a queue prefix that is not a hash tag, and a Cluster it cannot reach, in one sentence each", async () => {
