@@ -38,6 +38,8 @@ interface Slot {
   answering: boolean;
   /** When it last stopped, while the group ran. */
   stoppedAt?: number;
+  /** It said what stops it (`{ problem }`): a problem to fix, not a crash to restart. */
+  saidWhy?: boolean;
 }
 
 /**
@@ -46,8 +48,8 @@ interface Slot {
  * processes share the API's port: this process is their cluster's primary, which holds the
  * listening socket and hands each new connection to the next of them in turn, so while one is
  * down the others take every call. Until every API process listens, a process that stops stops
- * the others, and the group's exit code is its code (a configuration problem must not loop);
- * after that it is started again (RESTART_DELAYS). Nothing is left running behind the supervisor.
+ * the others, and the group's exit code is its code (a configuration problem must not loop), as
+ * does one that says what stopped it; after that one that stops is started again (RESTART_DELAYS). Nothing is left running behind the supervisor.
  */
 export function supervise(
   entrypoints: Entrypoint[],
@@ -122,7 +124,9 @@ export function supervise(
     if (stopping) {
       // Ended by the SIGTERM it was sent (one still starting has no handler yet) is stopped as asked.
       if (code !== 0 && signal !== "SIGTERM") exitCode ??= code ?? 1;
-    } else if (!ready) {
+    } else if (!ready || s.saidWhy) {
+      // Before the group is ready, or when it said what stopped it (a key it cannot read), starting
+      // it again would only fail again: the operator must fix something first.
       say(`${s.name} stopped (${how})`);
       exitCode = code || 1;
       stopAll(`${s.name} stopped`);
@@ -144,7 +148,10 @@ export function supervise(
     s.child = child;
     s.startedAt = performance.now();
     child.on("message", (message: { problem?: unknown; listening?: unknown } | null) => {
-      if (typeof message?.problem === "string") problems.push(message.problem);
+      if (typeof message?.problem === "string") {
+        problems.push(message.problem);
+        s.saidWhy = true;
+      }
       if (typeof message?.listening !== "number") return;
       s.answering = true;
       if (s.stoppedAt !== undefined)

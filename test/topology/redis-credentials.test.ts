@@ -20,7 +20,8 @@ import { startRedisServer } from "../../scripts/engines/redis-server.js";
 import { makeCertificates } from "../../scripts/engines/tls-certificates.js";
 import { buildMerchant } from "../factories.js";
 import { refusal } from "../start-group.js";
-import { payAndAwaitNotification, startReceiver } from "../worker/harness.js";
+import { channelOf } from "../../src/pubsub/request-changes.js";
+import { payAndAwaitNotification, startReceiver, until } from "../worker/harness.js";
 import { openStream } from "../worker/sse.js";
 import { startService } from "./service.js";
 
@@ -37,12 +38,19 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
+/** How a test reads the engine: the keys matching a pattern, and how many subscribe to a merchant's channel. */
+interface Engine {
+  keys(pattern: string): Promise<unknown>;
+  subscribers(channel: string): Promise<number>;
+}
+
 /**
  * Runs an API and a worker process with `env` (and the CA to trust), pays a request of a fresh
  * merchant through the API with a subscription open, and checks its notification and that the
- * worker's queues are where `queueKeys` looks.
+ * worker's queues are on the engine. A stream answers before its process has subscribed to Redis,
+ * so the payment waits until the engine counts the merchant's channel's subscriber.
  */
-async function payOn(env: Record<string, string>, queueKeys: (pattern: string) => Promise<unknown>) {
+async function payOn(env: Record<string, string>, engine: Engine) {
   const queuePrefix = `{test-${randomUUID().slice(0, 8)}}`;
   const [service, receiver, merchant] = await Promise.all([
     startService({ ...env, NODE_EXTRA_CA_CERTS: tls.ca }, { QUEUE_PREFIX: queuePrefix }),
@@ -52,10 +60,16 @@ async function payOn(env: Record<string, string>, queueKeys: (pattern: string) =
   const stream = openStream(service.api.base, merchant.apiKey);
   try {
     expect((await stream.opened).status).toBe(200);
+    await until(
+      () => engine.subscribers(channelOf(merchant.merchantId)),
+      (count) => count > 0,
+      10_000,
+      "the stream's subscription",
+    );
     const { requestId, transaction } = await payAndAwaitNotification(service.api.base, merchant, receiver);
     expect(transaction).toMatchObject({ state: "completed", request: { requestId } });
     await stream.heard((events) => events.some((e) => e.id === requestId && e.status === "PAID"), "the payment");
-    expect(await queueKeys(`${queuePrefix}:*`)).not.toEqual([]);
+    expect(await engine.keys(`${queuePrefix}:*`)).not.toEqual([]);
   } finally {
     stream.close();
     await Promise.all([service.stop(), receiver.close()]);
@@ -73,8 +87,13 @@ describe("a single Redis with an ACL user and TLS only (rediss://user:password@h
   afterAll(() => redis?.stop());
 
   it("serves and delivers", async () => {
-    await payOn({ REDIS_URL: `rediss://${user}:${inUrl}@127.0.0.1:${port}/0` }, (pattern) =>
-      askerFor(access())(port, "KEYS", pattern),
+    const ask = askerFor(access());
+    await payOn(
+      { REDIS_URL: `rediss://${user}:${inUrl}@127.0.0.1:${port}/0` },
+      {
+        keys: (pattern) => ask(port, "KEYS", pattern),
+        subscribers: async (channel) => Number(((await ask(port, "PUBSUB", "NUMSUB", channel)) as [string, number])[1]),
+      },
     );
   });
 });
@@ -94,7 +113,11 @@ describe("a Sentinel group whose master and replica ask for an ACL user, all ove
         REDIS_SENTINEL_NAME: group.name,
         REDIS_URL: `rediss://${user}:${inUrl}@127.0.0.1:1/0`,
       },
-      async (pattern) => group.ask((await group.master()).port, "KEYS", pattern),
+      {
+        keys: async (pattern) => group.ask((await group.master()).port, "KEYS", pattern),
+        subscribers: async (channel) =>
+          Number(((await group.ask((await group.master()).port, "PUBSUB", "NUMSUB", channel)) as [string, number])[1]),
+      },
     );
   });
 
@@ -122,8 +145,15 @@ describe("a Redis Cluster with a password (requirepass) and TLS only, the Cluste
   afterAll(() => cluster?.stop());
 
   it("serves and delivers", async () => {
-    await payOn({ REDIS_CLUSTER_NODES: cluster.nodes, REDIS_URL: `rediss://:${inUrl}@127.0.0.1:1` }, async (pattern) =>
-      cluster.ask(await masterOf(cluster.ports[0]!, pattern, cluster.ask), "KEYS", pattern),
+    const owner = (key: string) => masterOf(cluster.ports[0]!, key, cluster.ask);
+    await payOn(
+      { REDIS_CLUSTER_NODES: cluster.nodes, REDIS_URL: `rediss://:${inUrl}@127.0.0.1:1` },
+      {
+        keys: async (pattern) => cluster.ask(await owner(pattern), "KEYS", pattern),
+        // Sharded channels: counted by the master that owns the channel's slot.
+        subscribers: async (channel) =>
+          Number(((await cluster.ask(await owner(channel), "PUBSUB", "SHARDNUMSUB", channel)) as [string, number])[1]),
+      },
     );
   });
 

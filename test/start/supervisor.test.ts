@@ -1,0 +1,54 @@
+/**
+ * The supervisor's choice when a process of a ready group stops: a crash is started again, but a
+ * process that said what stopped it (a signing key it cannot read) stops the group, since starting
+ * it again would only fail again. Stand-in processes (`node -e`) play the API and the worker.
+ */
+import { describe, expect, it } from "vitest";
+import { supervise } from "../../scripts/start/supervisor.js";
+import { until } from "../until.js";
+
+/** An API that says it listens and runs until it is stopped. */
+const api = { name: "API" as const, args: ["-e", "process.send({ listening: 4000 }); setInterval(() => {}, 1000)"] };
+
+/** A worker that stops 300 ms after the API is ready, as `exit` does; the first run of it only. */
+const worker = (exit: string) => ({
+  name: "worker" as const,
+  args: ["-e", `setTimeout(() => { ${exit} }, 300)`],
+});
+
+describe("the supervisor, once the group is ready", () => {
+  it("stops the group when a process says what stopped it, repeating the sentence", async () => {
+    const said: string[] = [];
+    const group = supervise(
+      [api, worker(`process.send({ problem: "The signing key file k.pem cannot be read." }, () => process.exit(1))`)],
+      {
+        stopTimeoutMs: 5_000,
+        say: (line) => said.push(line),
+      },
+    );
+    await group.listening;
+    let code: number | undefined;
+    void group.stopped.then((stoppedWith) => (code = stoppedWith));
+    await until(
+      () => code,
+      (stoppedWith) => stoppedWith !== undefined,
+      10_000,
+      "the group to stop",
+    ).finally(() => group.stop("the test ended"));
+    expect({ code, problems: group.problems }).toEqual({ code: 1, problems: ["The signing key file k.pem cannot be read."] });
+    expect(said.join("\n")).not.toMatch(/starting it again/);
+  });
+
+  it("starts a process that crashed again, and the group goes on", async () => {
+    const said: string[] = [];
+    const group = supervise([api, worker("process.exit(3)")], { stopTimeoutMs: 5_000, say: (line) => said.push(line) });
+    await group.listening;
+    await until(
+      () => said.join("\n"),
+      (lines) => lines.includes("the worker stopped (exit code 3): starting it again in 1 s"),
+      10_000,
+    );
+    group.stop("the test ended");
+    expect(await group.stopped).toBe(0);
+  });
+});
