@@ -68,8 +68,7 @@ export default defineConfig({
       // The API's tests share their test process's modules (one app, one pool per process, as in
       // the API itself): loading the app anew for each file cost half the project's CPU. Two files
       // at a time in each of this group's projects (Vitest's default here is one: cores less one), so
-      // a file that waits (a topology file's failover, a process starting) leaves the core to another:
-      // the suite took 362 s a run instead of 423.
+      // a file that waits (a topology file's failover, a process starting) leaves the core to another.
       {
         extends: true,
         test: {
