@@ -66,9 +66,7 @@ export default defineConfig({
     // retry to come due, a process to start), and one at a time left a core idle.
     projects: [
       // The API's tests share their test process's modules (one app, one pool per process, as in
-      // the API itself): loading the app anew for each file cost half the project's CPU. Two files
-      // at a time in each of this group's projects (Vitest's default here is one: cores less one), so
-      // a file that waits (a topology file's failover, a process starting) leaves the core to another.
+      // the API itself): loading the app anew for each file cost half the project's CPU.
       {
         extends: true,
         test: {
@@ -77,7 +75,6 @@ export default defineConfig({
           exclude: ["test/worker/**", "test/topology/**", "test/browser/**", ...OWN_PROCESS],
           setupFiles: ["test/setup/open-database.ts"],
           isolate: false,
-          maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
       },
@@ -88,7 +85,6 @@ export default defineConfig({
           name: "own-process",
           include: OWN_PROCESS,
           setupFiles: ["test/setup/open-database.ts"],
-          maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
       },
@@ -102,7 +98,6 @@ export default defineConfig({
           include: ["test/topology/**/*.test.ts"],
           globalSetup: ["test/setup/engines.ts"],
           setupFiles: ["test/setup/worker-database.ts", "test/setup/open-database.ts"],
-          maxWorkers: 2,
           testTimeout: 60_000,
           hookTimeout: 90_000,
           sequence: { groupOrder: 0 },
