@@ -19,6 +19,7 @@ import {
   WEBHOOK_QUEUE,
   webhookJobs,
   type WebhookJobData,
+  isLostJobState,
 } from "./queues.js";
 import { coalesced } from "./coalesced.js";
 import { postJson } from "./http-post.js";
@@ -119,7 +120,12 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
       if (err instanceof RetryLater || err instanceof UnrecoverableError) return;
       logger.error({ err, job: job?.name, jobId: job?.id }, "job failed");
     });
-    worker.on("error", (err) => (isRedisUnavailable(err) ? redisOutage.failed(err) : logger.error({ err }, "worker error")));
+    worker.on("error", (err) => {
+      if (isRedisUnavailable(err)) redisOutage.failed(err);
+      else if (isLostJobState(err))
+        logger.warn({ err: { message: err.message } }, "a job's state was lost in Redis; its event stays in the outbox");
+      else logger.error({ err }, "worker error");
+    });
   }
 
   /** An outage is one line per dependency (see outage.ts); anything else is logged as it comes. */

@@ -61,3 +61,10 @@ export function createQueue<T = unknown>(
     defaultJobOptions: { removeOnComplete: true, removeOnFail: retention.removeOnFail ?? { count: 1000 } },
   });
 }
+
+/**
+ * BullMQ's refusal to renew or finish a job whose keys or lock Redis no longer holds: a failover
+ * promoted a replica that had not received them yet, or Redis restarted empty. Nothing is lost:
+ * the job's event stays in PostgreSQL's outbox, which the reconcile queues again.
+ */
+export const isLostJobState = (err: Error) => /^(Missing (key|lock) for job |could not renew lock for job )/.test(err.message);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { UnrecoverableError } from "bullmq";
 import { describe, expect, it } from "vitest";
-import { readJob, unknownJob, WEBHOOK_QUEUE, webhookJobs } from "../../worker/queues.js";
+import { isLostJobState, readJob, unknownJob, WEBHOOK_QUEUE, webhookJobs } from "../../worker/queues.js";
 
 describe("the worker's jobs", () => {
   it("read their data as their kind declares it", () => {
@@ -29,5 +29,16 @@ describe("the worker's jobs", () => {
     const error = unknownJob(WEBHOOK_QUEUE, { name: "deliver-everything" });
     expect(error).toBeInstanceOf(UnrecoverableError);
     expect(error.message).toBe("no job deliver-everything on the webhooks queue");
+  });
+
+  it("tell a job whose Redis state a failover or an empty restart lost from any other error", () => {
+    for (const message of [
+      "Missing key for job first.4448278e-d38f-4645-90f4-279eadfaeabd. moveToFinished",
+      "Missing lock for job first.d8cdfa79-9fe7-4182-9175-4108c7f7c438. moveToFinished",
+      "could not renew lock for job first.d8cdfa79-9fe7-4182-9175-4108c7f7c438",
+    ])
+      expect(isLostJobState(new Error(message)), message).toBe(true);
+    for (const message of ["Connection is closed.", "job first.1 failed: Missing key for job", "WRONGTYPE Operation"])
+      expect(isLostJobState(new Error(message)), message).toBe(false);
   });
 });
