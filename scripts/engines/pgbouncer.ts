@@ -1,9 +1,9 @@
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { startDaemon } from "./daemon.js";
 import { freePorts } from "./free-ports.js";
+import { postgresAnswers } from "./postgres-answers.js";
 
 const PGBOUNCER = "/usr/sbin/pgbouncer";
 
@@ -44,7 +44,7 @@ export async function startPgbouncer({ poolSize = 10 } = {}) {
   const asRoot = process.getuid?.() === 0;
   const [command, args] = asRoot ? ["runuser", ["-u", "postgres", "--", PGBOUNCER, config]] : [PGBOUNCER, [config]];
   const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
-  const daemon = await startDaemon("pgbouncer", command, args, () => answers(url)).catch(async (err: Error) => {
+  const daemon = await startDaemon("pgbouncer", command, args, () => postgresAnswers(url)).catch(async (err: Error) => {
     await rm(dir, { recursive: true, force: true });
     throw err;
   });
@@ -56,19 +56,6 @@ export async function startPgbouncer({ poolSize = 10 } = {}) {
       await rm(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** Whether a query through `url` answers. */
-async function answers(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
-  client.on("error", () => {});
-  try {
-    await client.connect();
-    await client.query("SELECT 1");
-    return true;
-  } finally {
-    await client.end().catch(() => {});
-  }
 }
 
 /** `url` (a database of the system PostgreSQL) reached through the PgBouncer on `port` instead. */

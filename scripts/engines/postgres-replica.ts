@@ -4,11 +4,11 @@ import { appendFile, chown, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import pg from "pg";
 import { createDatabase, dropDatabase } from "../../scripts/start/database-admin.js";
 import { until } from "../../src/poll.js";
 import { startDaemon, type Daemon } from "./daemon.js";
 import { freePorts } from "./free-ports.js";
+import { postgresAnswers } from "./postgres-answers.js";
 
 const run = promisify(execFile);
 const BIN = "/usr/lib/postgresql/15/bin";
@@ -37,17 +37,7 @@ async function asPostgres(): Promise<{
   };
 }
 
-const answers =
-  (url: string, sql = "SELECT 1") =>
-  async () => {
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
-    try {
-      await client.connect();
-      return ((await client.query(sql)).rowCount ?? 0) > 0;
-    } finally {
-      await client.end().catch(() => {});
-    }
-  };
+const answers = (url: string, sql?: string) => () => postgresAnswers(url, sql);
 
 /**
  * A primary and a streaming replica made from it with `pg_basebackup -R`, on free loopback ports,
