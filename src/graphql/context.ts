@@ -4,18 +4,18 @@ import type { Links } from "../transport/links.js";
 import type { RequestContext, RequestContexts } from "../transport/request-context.js";
 import { callReads, type CallReads, type ReadYourWrites } from "../transport/read-your-writes.js";
 import type { RequestDetails } from "../domain/requests/aggregate.js";
-import type { CallShare, DatabaseShares } from "./database-share.js";
+import type { TenantReadQueue, TenantReadLimits } from "./tenant-read-limit.js";
 import { requestLoader } from "./request-loader.js";
 
 /**
  * The caller (see RequestContext), the feed of request changes that subscriptions read, the
- * share of the database its tenant's reads run under (graphql/database-share.ts), where its reads
+ * queue its tenant's reads wait in (graphql/tenant-read-limit.ts), where its reads
  * that may lag run (the dashboard's queries: `reads.domain()`, transport/read-your-writes.ts), and
  * its reader of requests reached from other types (graphql/request-loader.ts).
  */
 export type GraphQLContext = RequestContext & {
   changes: RequestChangeFeed;
-  share: CallShare;
+  tenantReads: TenantReadQueue;
   reads: CallReads;
   loadRequest: (requestId: string) => Promise<RequestDetails>;
   links: Links;
@@ -25,7 +25,7 @@ export function graphQLContextFactory(
   changes: RequestChangeFeed,
   contexts: RequestContexts,
   links: Links,
-  shares: DatabaseShares,
+  tenantReadLimits: TenantReadLimits,
   routing?: ReadYourWrites,
 ) {
   return ({ request }: YogaInitialContext): GraphQLContext => {
@@ -34,7 +34,7 @@ export function graphQLContextFactory(
     return {
       ...context,
       changes,
-      share: shares.forCall(context.domain),
+      tenantReads: tenantReadLimits.forCall(context.domain),
       reads,
       loadRequest: requestLoader(() => reads.settled().pool),
       links,

@@ -65,7 +65,7 @@ const isPageWrapper = (type: GraphQLNamedType) =>
 
 /**
  * Whether a field below the root reads the database on its own, once per object it is read for
- * (graphql/database-share.ts runs those reads under the caller's share).
+ * (graphql/tenant-read-limit.ts queues those reads per tenant).
  */
 export function readsOnItsOwn(parentType: GraphQLNamedType, field: GraphQLField<unknown, unknown>): boolean {
   const name = `${parentType.name}.${field.name}`;

@@ -13,7 +13,7 @@ import { graphQLContextFactory, type GraphQLContext } from "./context.js";
 import { useKeyOnSimpleRequests } from "./key-required.js";
 import { maskUnexpectedError } from "./mask-error.js";
 import { useGraphQLMetrics } from "./metrics.js";
-import { createDatabaseShares, sharingTheDatabase } from "./database-share.js";
+import { createTenantReadLimits, limitingTenantReads } from "./tenant-read-limit.js";
 import { notingWrites } from "./noted-writes.js";
 import { MAX_ALIASES, refusedAsBadRequest, useOperationBounds } from "./operation-bounds.js";
 import { useRateLimit } from "./rate-limit.js";
@@ -55,9 +55,9 @@ export function createGraphQLHandler(
   settings: GraphQLSettings,
 ) {
   return createYoga({
-    schema: readYourWrites ? notingWrites(sharingTheDatabase(schema)) : sharingTheDatabase(schema),
+    schema: readYourWrites ? notingWrites(limitingTenantReads(schema)) : limitingTenantReads(schema),
     // One per process: a tenant's reads run a few at a time across all of its calls.
-    context: graphQLContextFactory(changes, contexts, links, createDatabaseShares(), readYourWrites),
+    context: graphQLContextFactory(changes, contexts, links, createTenantReadLimits(), readYourWrites),
     graphqlEndpoint: "/graphql",
     landingPage: false,
     // http/app.ts bounds /graphql bodies at 64 KiB before Yoga sees them; Yoga's own (stream-wrapping) check is redundant.

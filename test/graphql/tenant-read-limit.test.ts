@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { db } from "../../src/db.js";
-import { READS_AT_ONCE } from "../../src/graphql/database-share.js";
+import { READS_AT_ONCE } from "../../src/graphql/tenant-read-limit.js";
 import { graphqlPost } from "../fixtures.js";
 import { buildMerchant, buildRequest, type TestMerchant } from "../factories.js";
 import { until } from "../until.js";
@@ -41,7 +41,7 @@ const post = (apiKey: string, query: string, variables: object = {}) => graphqlP
 const pagesWithActivities = (aliases: number) =>
   `query($n: Int) { ${Array.from({ length: aliases }, (_, i) => `a${i}: paymentRequests(first: $n) { edges { node { id activities { action } } } }`).join(" ")} }`;
 
-describe("a tenant's share of the database", () => {
+describe("a tenant's limit of reads at once", () => {
   it("runs at most 3 of one merchant's reads at once across all its calls, and another merchant's call does not wait behind them", async () => {
     const flooder = await buildMerchant();
     for (let i = 0; i < 5; i++) await buildRequest({ merchant: flooder });
