@@ -74,7 +74,7 @@ export function currentTraceparent(): string | null {
 }
 
 /** A span link to the span a stored `traceparent` names; none for none, or for a malformed one. */
-export function linksTo(traceparent: string | null): Link[] {
+export function spanLinksTo(traceparent: string | null): Link[] {
   if (!traceparent) return [];
   const linked = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, { traceparent }));
   return linked && isSpanContextValid(linked) ? [{ context: linked }] : [];

@@ -13,7 +13,7 @@ import { clientAddressFrom, parseAddressRange, type AddressRange } from "../tran
 import { carryOver, createRequestContexts, recordClientAddress, requestIdOf } from "../transport/request-context.js";
 import { createRateLimiter } from "../transport/rate-limit.js";
 import { readYourWrites } from "../transport/read-your-writes.js";
-import { linksTo } from "../transport/links.js";
+import { pageLinks } from "../transport/links.js";
 import { createGraphQLHandler, type GraphQLParts, type GraphQLSettings } from "../graphql/yoga.js";
 import { graphiqlPage } from "./graphiql.js";
 import { boundedStreams } from "../graphql/stream-limit.js";
@@ -62,7 +62,7 @@ export function createApp({ config, logger, redis, tracing }: AppParts) {
   const limiter = createRateLimiter(redis, config.rateLimit.perMinute);
   const contexts = createRequestContexts(limiter, logger);
   const caller = callerMiddleware(contexts, limiter);
-  const links = linksTo(config.server.publicUrl);
+  const links = pageLinks(config.server.publicUrl);
   // With a read replica (DATABASE_READ_URL), reads that may lag go to it when it holds the caller's writes.
   const routing = replica && readYourWrites(redis, replica, logger);
   const yoga = createGraphQLHandler(

@@ -6,7 +6,7 @@ export interface Links {
   payUrl: (requestCode: string) => string;
 }
 
-export function linksTo(publicUrl: string): Links {
+export function pageLinks(publicUrl: string): Links {
   const base = publicUrl.replace(/\/+$/, "");
   return { payUrl: (requestCode) => `${base}/pay/${encodeURIComponent(requestCode)}` };
 }

@@ -2,7 +2,7 @@ import { SpanKind } from "@opentelemetry/api";
 import { UnrecoverableError } from "bullmq";
 import { notificationTransaction } from "../../src/domain/webhooks/events.js";
 import type { Logger } from "../../src/logger.js";
-import { inSpan, linksTo } from "../../src/tracing.js";
+import { inSpan, spanLinksTo } from "../../src/tracing.js";
 import type { WorkerConfig } from "../config.js";
 import type { postJson } from "../http-post.js";
 import type { WebhookEventState } from "../../src/generated/prisma/client.js";
@@ -50,7 +50,7 @@ async function attempt(eventId: string, deps: Deps): Promise<Attempted> {
     {
       root: true,
       kind: SpanKind.CONSUMER,
-      links: linksTo(started.traceparent),
+      links: spanLinksTo(started.traceparent),
       attributes: { "payreq.webhook.event_id": started.id, "payreq.webhook.attempt": started.attempts },
     },
     async (span) => {
