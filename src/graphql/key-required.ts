@@ -1,6 +1,6 @@
 import type { Plugin } from "graphql-yoga";
 import { UnauthenticatedError } from "../domain/errors.js";
-import { refusalOf } from "./refusal.js";
+import { callRefusal } from "./call-refusal.js";
 
 /** Content types a browser sends cross-site without asking the server first (no CORS preflight). */
 const SIMPLE_CONTENT_TYPE = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)\b/i;
@@ -17,7 +17,7 @@ export function useKeyOnSimpleRequests(): Plugin {
       if (request.headers.has("x-api-key")) return;
       const type = request.headers.get("content-type");
       if (type && !SIMPLE_CONTENT_TYPE.test(type)) return;
-      throw refusalOf(new UnauthenticatedError());
+      throw callRefusal(new UnauthenticatedError());
     },
   };
 }

@@ -4,9 +4,9 @@ import { DomainError, RateLimitedError, stackless } from "../domain/errors.js";
 import type { Meter, RateLimiter } from "../transport/rate-limit.js";
 import type { RequestContexts } from "../transport/request-context.js";
 import type { GraphQLContext } from "./context.js";
-import { MAX_WAITING_READS } from "./database-share.js";
+import { MAX_WAITING_READS } from "./tenant-read-limit.js";
 import { MAX_COST, operationCost, pointsOf } from "./operation-cost.js";
-import { refusalOf } from "./refusal.js";
+import { callRefusal } from "./call-refusal.js";
 import { operationOf, rootFieldCount } from "./root-fields.js";
 
 /** Charges points to a meter; answers the call's refusal if over the limit (or Redis is unreachable). */
@@ -15,7 +15,7 @@ async function charge(limiter: RateLimiter, meter: Meter, calls: number): Promis
     await limiter.charge(meter, calls);
     return null;
   } catch (error) {
-    if (error instanceof DomainError) return refusalOf(error);
+    if (error instanceof DomainError) return callRefusal(error);
     throw error;
   }
 }
@@ -66,8 +66,8 @@ export function useRateLimit(limiter: RateLimiter, contexts: RequestContexts): P
         ),
       );
     // A tenant with a most costly operation's worth of reads already waiting queues no more.
-    if ((await args.contextValue.share.waiting()) >= MAX_WAITING_READS)
-      return refuse(refusalOf(new RateLimitedError(1, "Too much of this tenant's work is waiting; retry in 1 s.")));
+    if ((await args.contextValue.tenantReads.waiting()) >= MAX_WAITING_READS)
+      return refuse(callRefusal(new RateLimitedError(1, "Too much of this tenant's work is waiting; retry in 1 s.")));
     if (points > 1) {
       const refused = await charge(limiter, meter, points - 1);
       if (refused) refuse(refused);

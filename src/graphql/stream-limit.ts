@@ -4,7 +4,7 @@ import { DomainError, ExternalServiceError, UnauthenticatedError } from "../doma
 import { clientAddressOf } from "../transport/request-context.js";
 import type { StreamSlot, StreamSlots } from "../transport/stream-slots.js";
 import type { GraphQLContext } from "./context.js";
-import { refusalOf } from "./refusal.js";
+import { callRefusal } from "./call-refusal.js";
 
 /** How the streams of revoked keys are found (key-revocations.ts). */
 export interface RevokedKeys {
@@ -114,7 +114,7 @@ export function boundedStreams(slots: StreamSlots, revoked?: RevokedKeys) {
 }
 
 function refusal(error: DomainError): ExecutionResult {
-  return { errors: [refusalOf(error)] };
+  return { errors: [callRefusal(error)] };
 }
 
 /**

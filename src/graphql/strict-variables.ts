@@ -67,7 +67,7 @@ export function useStrictVariables(): Plugin {
     setResultAndStopExecution: (result: object) => void;
   }) => {
     const plan = planFor(args);
-    const refusal = plan && refusalOf(plan, args.variableValues ?? {});
+    const refusal = plan && variableRefusal(plan, args.variableValues ?? {});
     if (!refusal) return;
     const { name, code, problem } = refusal;
     setResultAndStopExecution({
@@ -77,7 +77,7 @@ export function useStrictVariables(): Plugin {
   return { onExecute: guard, onSubscribe: guard };
 }
 
-function refusalOf(plan: Plan, values: Record<string, unknown>): Refusal | null {
+function variableRefusal(plan: Plan, values: Record<string, unknown>): Refusal | null {
   if (plan.literal) return plan.literal;
   for (const { name, type, hasDefault, position } of plan.variables) {
     const value = values[name];

@@ -6,7 +6,7 @@ import { httpStatusOf } from "../transport/http-status.js";
  * A DomainError that refuses a whole GraphQL call, as the error Yoga answers with: its CODE, the
  * code's HTTP status, and Retry-After for RATE_LIMIT_EXCEEDED.
  */
-export function refusalOf(error: DomainError): GraphQLError {
+export function callRefusal(error: DomainError): GraphQLError {
   const headers: Record<string, string> =
     error instanceof RateLimitedError ? { "Retry-After": String(error.retryAfterSeconds) } : {};
   return stackless(
