@@ -3,7 +3,7 @@ import { pool, prepared, StatementParams } from "../../db.js";
 import { requireOwnMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { StateConflictError, ValidationError } from "../errors.js";
-import { isUniqueViolation, violatedConstraint } from "../prisma-errors.js";
+import { isUniqueViolation, violatedConstraint } from "../constraint-violations.js";
 import { activityParts } from "../audit/record.js";
 import { parseInput } from "../validation.js";
 import { REQUEST_DETAILS, toRequestDetails, type RequestDetails, type RequestDetailsRow } from "./aggregate.js";

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { fingerprintOf, withIdempotency } from "../../transport/idempotency.js";
-import type { RestEnv } from "./env.js";
+import type { RestEnv } from "./route-context.js";
 
 type KeptResponse = { status: number; body: unknown };
 
