@@ -3,7 +3,7 @@
  * `npm start` (`--demo`) and `npm run dev` (`--demo --watch`). Transpiles the TypeScript sources
  * into a run folder of their own (transpile.js), generates the Prisma client when the schema or
  * its generators changed, stops esbuild, then hands over to the supervisor transpiled there
- * (scripts/start/group.ts), which removes the folder when the group stops. Plain JavaScript, so that
+ * (scripts/start/supervisor.ts), which removes the folder when the group stops. Plain JavaScript, so that
  * this process, which supervises the API and the worker for as long as they run, carries no
  * TypeScript loader and no esbuild service (tsc checks this file too: tsconfig.json's checkJs).
  */
@@ -40,9 +40,9 @@ async function generateClient() {
 }
 
 if (await generateClient()) {
-  /** @type {typeof import("../scripts/start/group.js")} */
-  const { startGroup } = await load("scripts/start/group.js");
-  await startGroup(run);
+  /** @type {typeof import("../scripts/start/supervisor.js")} */
+  const { runSupervisor } = await load("scripts/start/supervisor.js");
+  await runSupervisor(run);
 } else {
   await rm(run, { recursive: true, force: true });
   process.exitCode = 1;

@@ -1,6 +1,6 @@
 /**
  * The demo merchant `npm start` prints credentials for, made by a process of its own that the
- * supervisor runs beside the API and the worker (scripts/start/group.ts), so that the supervisor never
+ * supervisor runs beside the API and the worker (scripts/start/supervisor.ts), so that the supervisor never
  * loads Prisma: it sends `{ demo }` (or `{ problem }`) and exits. Keys are shown once and stored
  * hashed, so every start issues fresh demo keys for the same merchant. Development only.
  */

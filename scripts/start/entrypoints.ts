@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * Where the project and its processes are. The supervisor (group.ts) runs as JavaScript: from the
+ * Where the project and its processes are. The supervisor (supervisor.ts) runs as JavaScript: from the
  * sources transpiled into a run folder (`npm start`, scripts/start.js) or from the build
  * (`npm run start:prod`, `dist/`); the other start-up scripts may run through tsx.
  */

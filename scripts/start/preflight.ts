@@ -1,5 +1,5 @@
 /**
- * The supervisor's first step (scripts/start/group.ts), run as a process of its own that ends when it
+ * The supervisor's first step (scripts/start/supervisor.ts), run as a process of its own that ends when it
  * is done, so that the long-running supervisor never loads what it uses (zod and the settings'
  * schemas, ioredis, pg, Prisma's CLI): reads .env, checks every process's configuration, Redis,
  * the ports and the database, and applies pending migrations, saying what it did. It then sends

@@ -1,218 +1,132 @@
-import type { ChildProcess } from "node:child_process";
-import cluster from "node:cluster";
-import { reportedPort, spawnNode } from "../node-process.js";
-import type { Entrypoint } from "./entrypoints.js";
+/**
+ * The supervisor of `npm start` (`--demo`), `npm run dev` (`--demo --watch`), `npm run
+ * start:prod` and the image (`--api`): runs the preflight (configuration, Redis, ports, database,
+ * migrations), then API_PROCESSES API processes on one port and the worker as one group that
+ * SIGTERM or SIGINT stops together (process-group.ts), serves the API processes' metrics on
+ * METRICS_PORT, and with --demo makes the demo merchant. With --api it runs the API processes
+ * alone, after a preflight of their configuration and ports: the image's containers run the
+ * migration and the worker as services of their own. It outlives all of them, so it stays small:
+ * the preflight and the demo merchant are short-lived processes of their own, and this module
+ * imports Node and scripts/start's small supervision modules only (no schema, driver or client;
+ * the test of `npm start` checks what it carries), and prom-client when it serves metrics.
+ */
+import { rm } from "node:fs/promises";
+import { get } from "node:http";
+import { parseArgs } from "node:util";
+import type { DemoCredentials } from "./demo-merchant.js";
+import { entrypoints, step } from "./entrypoints.js";
+import type { Preflight } from "./preflight.js";
+import { runProcessGroup, runStep } from "./process-group.js";
+import { serveClusterMetrics } from "./cluster-metrics.js";
+import { localBaseUrl, reachableHost } from "../../src/listen-address.js";
+import { until } from "../../src/poll.js";
 
-export interface Supervised {
-  /** Resolves with the port the API listens on once every API process listens; rejects when a process stops first. */
-  listening: Promise<number>;
-  /** Resolves with the exit code for the whole group once every process has stopped. */
-  stopped: Promise<number>;
-  /** What a process said stopped it (one sentence each, sent as `{ problem }`), to repeat to the operator. */
-  problems: string[];
-  /** The API processes that said they listen and are running: the metrics are asked of them. */
-  answering(): ChildProcess[];
-  /** Stops the group as SIGTERM does, saying why; `code` is its exit code when the processes' own are 0. */
-  stop(reason: string, code?: number): void;
-}
+const say = (line: string) => console.log(`payreq: ${line}`);
 
 /**
- * Once the group is ready, a process that stops is started again after `firstMs`, doubled each
- * time the same process stops again, up to `maxMs`; one that ran `resetAfterMs` starts from `firstMs`.
- * A process that cannot start (a database that refuses it) is retried without spinning.
+ * Runs the group until it stops, then sets the exit code. `run` is the folder scripts/start.js
+ * transpiled the sources into (`npm start`, `npm run dev`): its processes run from there, with
+ * source maps, and it is removed when the group stops. Without it the processes run from the tree
+ * this module is in (`dist/`).
  */
-export const RESTART_DELAYS = { firstMs: 1_000, maxMs: 30_000, resetAfterMs: 60_000 };
-
-/** One process of the group, started again each time it stops while the group runs. */
-interface Slot {
-  /** As the supervisor names it to the operator: "the API", "API process 2", "the worker". */
-  name: string;
-  api: boolean;
-  start(): ChildProcess;
-  child?: ChildProcess;
-  startedAt: number;
-  /** Times it stopped without running `resetAfterMs` in between: the next delay's exponent. */
-  stopsInARow: number;
-  restart?: NodeJS.Timeout;
-  /** It said it listens (`{ listening: port }`). */
-  answering: boolean;
-  /** When it last stopped, while the group ran. */
-  stoppedAt?: number;
-  /** It said what stops it (`{ problem }`): a problem to fix, not a crash to restart. */
-  saidWhy?: boolean;
-}
-
-/**
- * Runs the processes as one group: SIGTERM or SIGINT stops them all (each shuts down gracefully,
- * and is killed if it has not within `stopTimeoutMs`). With `apiProcesses`, that many API
- * processes share the API's port: this process is their cluster's primary, which holds the
- * listening socket and hands each new connection to the next of them in turn, so while one is
- * down the others take every call. Until every API process listens, a process that stops stops
- * the others, and the group's exit code is its code (a configuration problem must not loop), as
- * does one that says what stopped it; after that one that stops is started again (RESTART_DELAYS). Nothing is left running behind the supervisor.
- */
-export function supervise(
-  entrypoints: Entrypoint[],
-  {
-    stopTimeoutMs,
-    say,
-    apiProcesses,
-  }: {
-    stopTimeoutMs: number;
-    say: (line: string) => void;
-    /** How many API processes share its port; undefined: one, run as any other process (watch mode). */
-    apiProcesses?: number;
-  },
-): Supervised {
-  let exitCode: number | undefined;
-  let stopping = false;
-  let ready = false;
-  const problems: string[] = [];
-  const slots: Slot[] = [];
-  const slot = (name: string, api: boolean, start: () => ChildProcess): Slot => ({
-    name,
-    api,
-    start,
-    startedAt: 0,
-    stopsInARow: 0,
-    answering: false,
+export async function runSupervisor(run?: string): Promise<void> {
+  const { values: flags } = parseArgs({
+    options: {
+      demo: { type: "boolean", default: false },
+      watch: { type: "boolean", default: false },
+      api: { type: "boolean", default: false },
+    },
   });
-  for (const { name, args } of entrypoints) {
-    if (name === "API" && apiProcesses !== undefined) {
-      cluster.setupPrimary({
-        exec: args.at(-1)!,
-        execArgv: args.slice(0, -1),
-        // Not the supervisor's own (`--demo`), which a fork would otherwise be given.
-        args: [],
-        stdio: ["ignore", "inherit", "inherit", "ipc"],
-      });
-      for (let i = 1; i <= apiProcesses; i++)
-        slots.push(slot(apiProcesses === 1 ? "the API" : `API process ${i}`, true, () => cluster.fork().process));
-    } else slots.push(slot(`the ${name}`, name === "API", () => spawnNode(args)));
+  const sourceMaps = run !== undefined;
+  const stopRun = () => (run ? rm(run, { recursive: true, force: true }) : Promise.resolve());
+
+  const checked = await runStep<{ preflight?: Preflight }>([
+    ...step("preflight", { sourceMaps }),
+    ...(flags.api ? ["--api"] : []),
+  ]);
+  const settings = checked.message?.preflight;
+  if (!settings) {
+    // The preflight said why (one sentence), or a bug showed its stack.
+    await stopRun();
+    process.exitCode = checked.code || 1;
+    return;
   }
 
-  let resolveStopped!: (code: number) => void;
-  const stopped = new Promise<number>((resolve) => (resolveStopped = resolve));
-  const settle = () => {
-    if (slots.every((s) => !s.child && !s.restart)) resolveStopped(exitCode ?? 0);
-  };
+  // Watch mode runs one API process: tsx restarts it when its code changes.
+  const apiProcesses = flags.watch ? undefined : settings.apiProcesses;
+  const apis = (apiProcesses ?? 1) === 1 ? "the API" : `${apiProcesses} API processes`;
+  say(`starting ${flags.api ? apis : `${apis} and the worker`}${flags.watch ? " in watch mode" : ""}`);
+  const processes = entrypoints({ watch: flags.watch, sourceMaps }).filter(({ name }) => !flags.api || name === "API");
+  const group = runProcessGroup(processes, { stopTimeoutMs: settings.stopTimeoutMs, say, apiProcesses });
+  // A watched API serves its own metrics port; the API processes of a cluster leave it to this one.
+  const metrics =
+    apiProcesses !== undefined && settings.metricsPort !== null
+      ? serveClusterMetrics(settings.host, settings.metricsPort, group.answering)
+      : undefined;
+  metrics?.catch((err: Error) => group.stop(`cannot serve the metrics: ${err.message}`, 1));
+  void group.stopped.then(() =>
+    metrics?.then(
+      (server) => server.close(),
+      () => {},
+    ),
+  );
+  const demo =
+    flags.demo && !flags.api
+      ? runStep<{ demo?: DemoCredentials; problem?: string }>(step("demo-merchant", { sourceMaps }), group.stopped)
+      : undefined;
 
-  function stopAll(reason: string, code?: number) {
-    if (stopping) return;
-    stopping = true;
-    if (code) exitCode ??= code;
-    for (const s of slots) {
-      clearTimeout(s.restart);
-      s.restart = undefined;
+  // tsx's watch mode does not pass the API's message on, so there the supervisor asks /health.
+  const listening = flags.watch ? untilHealthy(reachableHost(settings.host), settings.port, group.stopped) : group.listening;
+  const port = await listening.catch(() => undefined); // the group says which process stopped
+  if (port !== undefined) {
+    const base = localBaseUrl(settings.host, port);
+    say(`ready in ${(performance.now() / 1000).toFixed(1)} s: GraphQL at ${base}/graphql`);
+    // For a parent that runs the group as the supervisor runs the API (the tests do).
+    process.send?.({ listening: port });
+    if (demo) {
+      const { ended, message } = await demo;
+      if (message?.demo) console.log(describeDemo(message.demo, base, settings.publicUrl ?? `http://localhost:${port}`));
+      else say(`could not create the demo merchant: ${message?.problem ?? `it stopped (${ended})`}`);
     }
-    const running = slots.filter((s) => s.child);
-    if (running.length) say(`${reason}: stopping ${namesOf(running)}`);
-    for (const s of running) s.child!.kill("SIGTERM");
-    setTimeout(() => {
-      for (const s of slots.filter((s) => s.child)) {
-        say(`${s.name} did not stop within ${stopTimeoutMs / 1000} s: killing it`);
-        s.child!.kill("SIGKILL");
-      }
-    }, stopTimeoutMs).unref();
-    settle();
   }
-
-  function ended(s: Slot, code: number | null, signal: NodeJS.Signals | null) {
-    s.child = undefined;
-    s.answering = false;
-    const how = signal ?? `exit code ${code}`;
-    if (stopping) {
-      // Ended by the SIGTERM it was sent (one still starting has no handler yet) is stopped as asked.
-      if (code !== 0 && signal !== "SIGTERM") exitCode ??= code ?? 1;
-    } else if (!ready || s.saidWhy) {
-      // Before the group is ready, or when it said what stopped it (a key it cannot read), starting
-      // it again would only fail again: the operator must fix something first.
-      say(`${s.name} stopped (${how})`);
-      exitCode = code || 1;
-      stopAll(`${s.name} stopped`);
-    } else {
-      if (performance.now() - s.startedAt >= RESTART_DELAYS.resetAfterMs) s.stopsInARow = 0;
-      const delay = Math.min(RESTART_DELAYS.maxMs, RESTART_DELAYS.firstMs * 2 ** s.stopsInARow++);
-      s.stoppedAt = performance.now();
-      say(`${s.name} stopped (${how}): starting it again in ${delay / 1000} s`);
-      s.restart = setTimeout(() => {
-        s.restart = undefined;
-        run(s);
-      }, delay);
-    }
-    settle();
-  }
-
-  function run(s: Slot): ChildProcess {
-    const child = s.start();
-    s.child = child;
-    s.startedAt = performance.now();
-    child.on("message", (message: { problem?: unknown; listening?: unknown } | null) => {
-      if (typeof message?.problem === "string") {
-        problems.push(message.problem);
-        s.saidWhy = true;
-      }
-      if (typeof message?.listening !== "number") return;
-      s.answering = true;
-      if (s.stoppedAt !== undefined)
-        say(
-          `${s.name} answers again (pid ${child.pid}), ${((performance.now() - s.stoppedAt) / 1000).toFixed(1)} s after it stopped`,
-        );
-    });
-    child.once("exit", (code, signal) => ended(s, code, signal));
-    return child;
-  }
-
-  const firstStarts = slots.map((s) => ({ s, child: run(s) }));
-  // The API waits up to 30 s for Redis before it listens; a start slower than this is stuck.
-  const apis = firstStarts.filter(({ s }) => s.api).map(({ s, child }) => reportedPort(child, s.name, 5 * 60_000));
-  const listening = apis.length
-    ? Promise.all(apis).then(([port]) => {
-        ready = !stopping;
-        return port!;
-      })
-    : Promise.reject(new Error("the group runs no API"));
-  listening.catch(() => {});
-
-  for (const signal of signals) process.on(signal, () => stopAll(signal));
-  return {
-    listening,
-    stopped,
-    problems,
-    answering: () => slots.filter((s) => s.api && s.answering && s.child).map((s) => s.child!),
-    stop: stopAll,
-  };
+  process.exitCode = await group.stopped;
+  for (const problem of group.problems) console.error(`payreq: ${problem}`);
+  await stopRun();
 }
 
-const signals = ["SIGTERM", "SIGINT"] as const;
+const describeDemo = (demo: DemoCredentials, base: string, publicUrl: string) => `
+Demo merchant (development only; new keys are issued on every start)
+  merchantId      ${demo.merchantId}
+  merchant key    ${demo.merchantKey}
+  payer key       ${demo.payerKey}
+  sandbox wallet  ${demo.walletId}  (NZD 1000.00; pay at ${demo.walletLedger} with it as the authorization)
+  GraphiQL        ${base}/graphql  (set the X-Api-Key header)
+  pay page        ${publicUrl}/pay/${demo.request.requestCode}  (NZD 3.00, short code ${demo.request.shortCode}; pay it with the wallet above)
+`;
 
-/** "the API", "API process 1 and API process 2", "API process 1, API process 2 and the worker". */
-const namesOf = (slots: Slot[]) => {
-  const names = slots.map((s) => s.name);
-  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
-};
-
-/**
- * Runs one of scripts/start's short-lived steps (the preflight, the demo merchant) to its end, with
- * the supervisor's standard output and error: resolves with how it ended and the first message it
- * sent. SIGTERM and SIGINT are passed on to it, and it is stopped when `cancel` settles.
- */
-export function runStep<Message>(
-  args: string[],
-  cancel?: Promise<unknown>,
-): Promise<{ code: number; ended: string; message?: Message }> {
-  const child = spawnNode(args);
-  let message: Message | undefined;
-  child.once("message", (sent) => (message = sent as Message));
-  const passOn = (signal: NodeJS.Signals) => child.kill(signal);
-  for (const signal of signals) process.on(signal, passOn);
-  const stop = () => void child.kill("SIGTERM");
-  cancel?.then(stop, stop);
-  // "close", not "exit": it comes once the IPC channel is closed too, so every message has arrived.
-  return new Promise((resolve) =>
-    child.once("close", (code, signal) => {
-      for (const signal of signals) process.off(signal, passOn);
-      resolve({ code: code ?? 1, ended: signal ?? `exit code ${code}`, message });
-    }),
+/** Resolves with `port` once the API answers /health at `host`; rejects if `gaveUp` settles first or after 60 s. */
+async function untilHealthy(host: string, port: number, gaveUp: Promise<unknown>): Promise<number> {
+  let over = false;
+  void gaveUp.finally(() => (over = true));
+  // node:http rather than fetch: fetch would load undici into this process for good.
+  const healthy = () =>
+    new Promise<boolean>((resolve) =>
+      get({ host, port, path: "/health", timeout: 2_000 }, (answer) => {
+        answer.resume();
+        resolve(answer.statusCode === 200);
+      })
+        .once("error", () => resolve(false))
+        .once("timeout", function (this: { destroy(): void }) {
+          this.destroy();
+        }),
+    );
+  const answered = await until(
+    async () => !over && (await healthy()),
+    (ok) => ok || over,
+    60_000,
+    `the API to answer /health on port ${port}`,
+    200,
   );
+  if (!answered) throw new Error(`the API stopped before it answered /health on port ${port}`);
+  return port;
 }

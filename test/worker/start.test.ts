@@ -181,7 +181,7 @@ describe("the production build", { timeout: 120_000 }, () => {
     expect(collector.contentTypes()).toEqual(new Set(["application/x-protobuf"]));
     await collector.close();
 
-    // A process that dies once the group runs is started again (scripts/start/supervisor.ts, RESTART_DELAYS).
+    // A process that dies once the group runs is started again (scripts/start/process-group.ts, RESTART_DELAYS).
     const isWorker = (p: Process) => p.command.includes(`${outDir}/worker/index.js`);
     const worker = group.processes().find(isWorker)!;
     process.kill(worker.pid, "SIGKILL");

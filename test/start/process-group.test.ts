@@ -4,7 +4,7 @@
  * it again would only fail again. Stand-in processes (`node -e`) play the API and the worker.
  */
 import { describe, expect, it } from "vitest";
-import { supervise } from "../../scripts/start/supervisor.js";
+import { runProcessGroup } from "../../scripts/start/process-group.js";
 import { until } from "../until.js";
 
 /** An API that says it listens and runs until it is stopped. */
@@ -16,10 +16,10 @@ const worker = (exit: string) => ({
   args: ["-e", `setTimeout(() => { ${exit} }, 300)`],
 });
 
-describe("the supervisor, once the group is ready", () => {
+describe("a process group, once it is ready", () => {
   it("stops the group when a process says what stopped it, repeating the sentence", async () => {
     const said: string[] = [];
-    const group = supervise(
+    const group = runProcessGroup(
       [api, worker(`process.send({ problem: "The signing key file k.pem cannot be read." }, () => process.exit(1))`)],
       {
         stopTimeoutMs: 5_000,
@@ -41,7 +41,7 @@ describe("the supervisor, once the group is ready", () => {
 
   it("starts a process that crashed again, and the group goes on", async () => {
     const said: string[] = [];
-    const group = supervise([api, worker("process.exit(3)")], { stopTimeoutMs: 5_000, say: (line) => said.push(line) });
+    const group = runProcessGroup([api, worker("process.exit(3)")], { stopTimeoutMs: 5_000, say: (line) => said.push(line) });
     await group.listening;
     await until(
       () => said.join("\n"),
