@@ -29,8 +29,8 @@ export const testEnv = {
 /**
  * The databases tests run in, all copies of one template that global setup migrates once per run
  * (nobody connects to the template: PostgreSQL copies only an unused database). The api project
- * shares `payreq_test`; each worker test file gets its own copy (test/setup/worker-database.ts),
- * named with this prefix, the run's id and a random part.
+ * shares `payreq_test`; each file of the own-database and topology projects gets its own copy
+ * (test/setup/worker-database.ts), named with this prefix, the run's id and a random part.
  */
 export const testDatabases = {
   templateUrl: `postgresql://postgres@127.0.0.1:5432/payreq_test_template_${run}`,
@@ -49,6 +49,18 @@ export const testNodeFlags = WASM_TIERING_FLAGS;
 /** Test files of the API that must not share their process with others (see the projects below). */
 const OWN_PROCESS = ["test/pubsub/**/*.test.ts", "test/graphql/graphiql.test.ts", "test/domain/short-code-collision.test.ts"];
 
+/**
+ * Test files that each run in a database of their own, after the rest (the "own-database" project
+ * below): the worker's, and those that start the service's processes (npm start, API processes, the
+ * subscriptions between them).
+ */
+const OWN_DATABASE = [
+  "test/worker/**/*.test.ts",
+  "test/start/npm-start.test.ts",
+  "test/api-process/**/*.test.ts",
+  "test/graphql/subscriptions/**/*.test.ts",
+];
+
 export default defineConfig({
   resolve: {
     // graphql 16 ships CJS and ESM builds; Node (and so Pothos and Yoga) loads the CJS one, Vite
@@ -60,10 +72,11 @@ export default defineConfig({
     globalSetup: ["test/setup/global.ts"],
     reporters: ["default", "./test/setup/summary-reporter.ts"],
     // A worker delivers every pending outbox row and sweeps every overdue request of its database,
-    // so each worker test file runs in a database of its own (and a signing-key directory of its
-    // own), made by its setup file before the file loads src/config.ts. They run after the rest,
-    // two files at a time: much of a worker file's time is spent waiting (for a lease to lapse, a
-    // retry to come due, a process to start), and one at a time left a core idle.
+    // so each file that runs one (in its own process or another's) gets a database of its own (and
+    // a signing-key directory of its own), made by its setup file before the file loads the
+    // settings (src/api/config.ts). They run after the rest, two files at a time: much of such a
+    // file's time is spent waiting (for a lease to lapse, a retry to come due, a process to start),
+    // and one at a time would leave a core idle.
     projects: [
       // The API's tests share their test process's modules (one app, one pool per process, as in
       // the API itself): loading the app anew for each file cost half the project's CPU.
@@ -72,7 +85,7 @@ export default defineConfig({
         test: {
           name: "api",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/worker/**", "test/topology/**", "test/browser/**", ...OWN_PROCESS],
+          exclude: [...OWN_DATABASE, "test/topology/**", "test/browser/**", ...OWN_PROCESS],
           setupFiles: ["test/setup/open-database.ts"],
           isolate: false,
           sequence: { groupOrder: 0 },
@@ -106,8 +119,8 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: "worker",
-          include: ["test/worker/**/*.test.ts"],
+          name: "own-database",
+          include: OWN_DATABASE,
           setupFiles: ["test/setup/worker-database.ts", "test/setup/open-database.ts"],
           maxWorkers: 2,
           sequence: { groupOrder: 1 },

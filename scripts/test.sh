@@ -7,7 +7,7 @@ npm run setup
 sh scripts/engines/ensure-engines.sh
 
 # The runs' tallies (test/setup/summary-reporter.ts), and the production build that
-# test/worker/start.test.ts starts: made once here, not once per Node run.
+# test/start/npm-start.test.ts starts: made once here, not once per Node run.
 export PAYREQ_TEST_TALLY="$PWD/.data/test-tally-$$.jsonl"
 export PAYREQ_TEST_DIST=".data/dist-test-$$"
 trap 'rm -rf "$PAYREQ_TEST_DIST" "$PAYREQ_TEST_TALLY"' EXIT

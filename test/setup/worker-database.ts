@@ -1,5 +1,5 @@
 /**
- * Setup of every worker test file (the worker project's setupFiles), run before the file imports
+ * Setup of every file of the own-database and topology projects (their setupFiles), run before the file imports
  * anything: a database of its own, copied from the migrated template, and a signing-key directory
  * of its own. process.env points at both before src/api/config.ts is first imported (Vitest loads
  * modules afresh per file), so the file's `db`, its workers, and the API and worker processes it

@@ -8,7 +8,7 @@ import { built } from "../built.js";
 import { askNode, masterOf } from "../../scripts/engines/redis-cluster.js";
 import { buildLimitedMerchant, buildMerchant, buildRequest } from "../factories.js";
 import { startApiProcess, startReceiver, until, verifyNotification } from "../worker/harness.js";
-import { openStream } from "../worker/sse.js";
+import { openStream } from "../graphql/subscriptions/sse.js";
 import { pay, startService } from "./service.js";
 
 const run = promisify(execFile);

@@ -22,7 +22,7 @@ import { buildMerchant } from "../factories.js";
 import { refusal } from "../start-group.js";
 import { channelOf } from "../../src/pubsub/request-changes.js";
 import { payAndAwaitNotification, startReceiver, until } from "../worker/harness.js";
-import { openStream } from "../worker/sse.js";
+import { openStream } from "../graphql/subscriptions/sse.js";
 import { startService } from "./service.js";
 
 const user = "payreq";

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildMerchant, buildRequest, type TestMerchant } from "../factories.js";
-import { startApiProcess, until } from "./harness.js";
+import { buildMerchant, buildRequest, type TestMerchant } from "../../factories.js";
+import { startApiProcess, until } from "../../worker/harness.js";
 import { openStream, ownLoopbackAddress } from "./sse.js";
 
 const cleanUp: (() => void)[] = [];
@@ -24,13 +24,13 @@ const post = (base: string, owner: TestMerchant, operation: string, body: object
   });
 
 /**
- * `count` streams of one key held by a process of their own (test/worker/stream-holder.ts), so
+ * `count` streams of one key held by a process of their own (test/graphql/subscriptions/stream-holder.ts), so
  * that reading them takes nothing from this process's event loop, which calls as the other tenant.
  */
 function holdStreams(base: string, owner: TestMerchant, address: string, count: number) {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "test/worker/stream-holder.ts", base, owner.apiKey, address, String(count)],
+    ["--import", "tsx", "test/graphql/subscriptions/stream-holder.ts", base, owner.apiKey, address, String(count)],
     {
       stdio: ["ignore", "pipe", "inherit"],
     },

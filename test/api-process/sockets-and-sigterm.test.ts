@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { buildMerchant } from "../factories.js";
-import { startApiProcess, until } from "./harness.js";
+import { startApiProcess, until } from "../worker/harness.js";
 
 const servers: { kill: () => void }[] = [];
 afterAll(() => servers.forEach((server) => server.kill()));

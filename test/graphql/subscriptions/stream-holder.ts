@@ -1,7 +1,7 @@
 /**
  * Holds subscription streams in a process of its own, so that reading them costs the test's
  * process nothing (the flood test measures latency from there). Usage:
- * `node --import tsx test/worker/stream-holder.ts <base> <apiKey> <localAddress> <count>`.
+ * `node --import tsx test/graphql/subscriptions/stream-holder.ts <base> <apiKey> <localAddress> <count>`.
  * Prints one JSON line with the streams' statuses, then one per change that every stream has heard
  * (`{"heardByAll": requestId}`), and `{"failure": message}` if a stream fails.
  */

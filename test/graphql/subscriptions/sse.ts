@@ -1,7 +1,7 @@
 import { request, type IncomingHttpHeaders } from "node:http";
 import { randomInt } from "node:crypto";
 import { print } from "graphql";
-import { RequestChanges } from "../operations/dashboard.js";
+import { RequestChanges } from "../../operations/dashboard.js";
 
 export interface Change {
   id: string;

@@ -5,8 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { keyPrefixOf } from "../../src/domain/keys/api-key.js";
 import { buildMerchant, buildRequest, type TestMerchant } from "../factories.js";
-import { startApiProcess } from "./harness.js";
-import { openStream, type Stream } from "./sse.js";
+import { startApiProcess } from "../worker/harness.js";
+import { openStream, type Stream } from "../graphql/subscriptions/sse.js";
 
 const run = promisify(execFile);
 const servers: { kill: () => void }[] = [];
