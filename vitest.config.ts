@@ -41,8 +41,7 @@ export const testDatabases = {
  * V8 flags of the test processes and of the service's processes the tests start: the service's own
  * WebAssembly tiering (scripts/start/entrypoints.ts). A process of a test lives seconds, and V8
  * would spend a third of its CPU optimising Prisma's query compiler, which it runs while it starts
- * (Node 20's budget is a seventh of Node 24's). A CLI run took 1.17 s of CPU on Node 20 and takes
- * 0.77 s (Node 24: 0.77, 0.55).
+ * (Node 20's budget is a seventh of Node 24's).
  */
 export const testNodeFlags = WASM_TIERING_FLAGS;
 

@@ -142,7 +142,7 @@ async function createThroughPrisma(merchantId: string) {
   ]);
 }
 
-/** requests.pay's statements as a Prisma interactive transaction (how pay.ts was written before). */
+/** requests.pay's statements as a Prisma interactive transaction: lock, read, write the purchase, status and activity. */
 async function payThroughPrisma(requestId: string) {
   await db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM payment_request WHERE id = ${requestId}::uuid FOR UPDATE`;

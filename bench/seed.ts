@@ -82,7 +82,7 @@ export async function seedRequests(
 /**
  * Runs `insert` in a transaction without foreign-key checks when the role may turn them off
  * (a superuser, as on a developer's machine): the rows are consistent by construction, and the
- * checks (each locking the row it finds) took half of the time. Other roles insert with the checks.
+ * checks (each locking the row it finds) would take about half of the time. Other roles insert with the checks.
  */
 async function bulk<T>(sql: pg.Client, insert: () => Promise<T>): Promise<T> {
   await sql.query("BEGIN");

@@ -11,8 +11,7 @@ export interface NodeProcessOptions {
 /**
  * Starts `node` with `args` (this node, its flags given in `args`) and an IPC channel: the API,
  * the worker, the bench's servers and the supervisor's steps tell their parent what they need to
- * over it (`process.send`). The one way the supervisor, the tests and the bench start the
- * project's processes.
+ * over it (`process.send`), such as the port they listen on (reportedPort).
  */
 export function spawnNode(
   args: string[],

@@ -42,11 +42,10 @@ const nodeFlags = ({ sourceMaps }: How) => (sourceMaps ? ["--enable-source-maps"
  * V8's optimising compiler for WebAssembly is held back: a function must run 100 million units
  * before it is recompiled (the default is 1.8 million on Node 20, 13 million on Node 24). The only WebAssembly here is
  * Prisma's query compiler, which runs once per query shape (Prisma caches plans) and on none of the
- * hot paths, which are our own statements. Its optimising compilation left about 40 MiB of malloc
- * arena behind in each process: the worker idled at 194-231 MiB and idles at 151-162 with this flag,
- * and the bench's API peak was 217-232 MiB and is 187-188 (docs/architecture.md, "Memory"). A
- * short-lived process saves the CPU of that compilation: `npm start`'s steps get it too, and the
- * tests' processes (vitest.config.ts). What the code does is the same.
+ * hot paths, which are our own statements. Its optimising compilation would leave tens of MiB of
+ * malloc arena resident in each long-lived process, and cost a short-lived one the CPU of the
+ * compilation itself, so `npm start`'s steps get the flag too, and the tests' processes
+ * (vitest.config.ts); the figures are in docs/architecture.md, "Memory". What the code does is the same.
  */
 export const WASM_TIERING_FLAGS = ["--wasm-tiering-budget=100000000"];
 
@@ -96,7 +95,7 @@ export function entrypoints(how: How & { watch: boolean }): Entrypoint[] {
 /** How to run one of the supervisor's short-lived steps (scripts/start/preflight.ts, demo-merchant.ts). */
 export const step = (name: "preflight" | "demo-merchant", how: How) => [
   ...nodeFlags(how),
-  // The demo merchant's Prisma calls: 2.8 s of CPU without, 1.5 s with (Node 20, on a slow day).
+  // Spares the short-lived step V8's optimising compilation of Prisma's query compiler.
   ...WASM_TIERING_FLAGS,
   join(tree(), "scripts", "start", `${name}.js`),
 ];

@@ -23,7 +23,7 @@ const flag = { type: "boolean", default: false } as const;
 /**
  * What each command reads: its options, and whether it takes words after its name (`positional`,
  * shown in its usage line). Anything else on its command line is refused, before anything is made:
- * a stray word was once read as nothing, and `merchant create --name Stray EUR` made an NZD merchant.
+ * read as nothing, a stray word would let `merchant create --name Stray EUR` make an NZD merchant.
  */
 const commands = {
   "merchant create": { usage: "--name NAME [--currency NZD]", options: { name: string, currency: string } },

@@ -4,9 +4,9 @@ import { rootFieldCount } from "./root-fields.js";
 
 /**
  * A document is read up to this many tokens (names, punctuation, values): a longer one is refused
- * before its syntax tree is built. A 64 KiB body holds some 15,000 tokens, and 60 such documents,
- * refused later for their depth or cost, took the API's heap to 900 MiB; the longest operation a
- * dashboard sends (GraphiQL's introspection) has under 200.
+ * before its syntax tree is built. A 64 KiB body holds some 15,000 tokens, and a few dozen such
+ * documents at once, parsed before being refused for their depth or cost, hold hundreds of MiB of
+ * heap; the longest operation a dashboard sends (GraphiQL's introspection) has under 200.
  */
 export const MAX_TOKENS = 1000;
 

@@ -171,8 +171,8 @@ const found = (): Call[] => [
     raw: "",
     contentType: "application/json",
   },
-  // Issue 21: a fractional JSON number was read as its text (404 instead of INVALID_REQUEST_ID), and
-  // an unpaired surrogate was stored as U+FFFD.
+  // Always tried: a fractional JSON number as an id (INVALID_REQUEST_ID, not a text looked up and
+  // not found) and an unpaired surrogate in a text (never stored as U+FFFD).
   {
     operation: "requests.info",
     method: "POST",
