@@ -2,56 +2,12 @@ import { describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { gql, rest } from "../fixtures.js";
 import { buildMerchant, buildWallet, type TestMerchant } from "../factories.js";
-import { graphql } from "../gql/index.js";
-
-const Create = graphql(`
-  mutation ParityCreate($input: RequestCreateInput!) {
-    requestCreate(input: $input) {
-      __typename
-      ... on PaymentRequest {
-        id
-      }
-      ... on Error {
-        code
-      }
-    }
-  }
-`);
-const Pay = graphql(`
-  mutation ParityPay($input: RequestPayInput!) {
-    requestPay(input: $input) {
-      __typename
-      ... on PaymentRequest {
-        paidBy {
-          id
-        }
-      }
-      ... on Error {
-        code
-      }
-    }
-  }
-`);
-const Cancel = graphql(`
-  mutation ParityCancel($input: RequestCancelInput!) {
-    requestCancel(input: $input) {
-      __typename
-      ... on Error {
-        code
-      }
-    }
-  }
-`);
-const Refund = graphql(`
-  mutation ParityRefund($input: TransactionRefundInput!) {
-    transactionRefund(input: $input) {
-      __typename
-      ... on Error {
-        code
-      }
-    }
-  }
-`);
+import {
+  CancelRequest as Cancel,
+  CreateRequest as Create,
+  PayRequest as Pay,
+  RefundTransaction as Refund,
+} from "../operations/requests.js";
 
 /** One scenario, written against an abstract transport, so both run the very same steps. */
 interface Transport {

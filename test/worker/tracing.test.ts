@@ -5,7 +5,7 @@ import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trac
 import { afterAll, describe, expect, it } from "vitest";
 import { config } from "../api-parts.js";
 import { buildPayerKey, buildRequest, payer } from "../factories.js";
-import { graphql } from "../gql/index.js";
+import { PayRequest as Pay } from "../operations/requests.js";
 import { db, pool } from "../../src/db.js";
 import { createApp } from "../../src/http/app.js";
 import { createLogger } from "../../src/logger.js";
@@ -36,19 +36,6 @@ afterAll(async () => {
   redis.disconnect();
   await tracing.sdk.shutdown();
 });
-
-const Pay = graphql(`
-  mutation TracedPay($input: RequestPayInput!) {
-    requestPay(input: $input) {
-      __typename
-      ... on PaymentRequest {
-        paidBy {
-          id
-        }
-      }
-    }
-  }
-`);
 
 const spans = () => exporter.getFinishedSpans();
 const inTrace = (traceId: string) => spans().filter((s) => s.spanContext().traceId === traceId);
@@ -167,7 +154,7 @@ describe("traces", () => {
     expect(body, JSON.stringify(body)).toHaveProperty("data.requestPay.paidBy.id");
     const purchaseId = body.data.requestPay.paidBy.id;
 
-    const operation = spans().find((s) => s.name === "mutation.TracedPay" && statementOf(childrenOf(s).find(isSql) ?? s) !== "");
+    const operation = spans().find((s) => s.name === "mutation.PayRequest" && statementOf(childrenOf(s).find(isSql) ?? s) !== "");
     expect(operation, "a span named after the operation, its statements beneath it").toBeDefined();
     const [call] = ancestorsOf(operation!);
     expect(call).toMatchObject({ name: "POST /graphql", kind: SpanKind.SERVER });
