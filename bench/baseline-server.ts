@@ -11,20 +11,16 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
-import { inTransaction as inServiceTransaction, prepared, type Sql } from "../src/db.js";
+import { inTransaction as inServiceTransaction, prepared, StatementParams, type Sql } from "../src/db.js";
+import type { PaymentMethod } from "../src/generated/prisma/client.js";
 import type { WriteContext } from "../src/domain/audit/record.js";
 import type { Actor } from "../src/domain/context.js";
 import { sandboxApproval } from "../src/domain/ledgers/approval-code.js";
 import { toRequestDetails } from "../src/domain/requests/aggregate.js";
-import { LOCK_FOR_PAYMENT, newPurchase, paymentWrite, type PaymentLockRow } from "../src/domain/requests/pay.js";
-import {
-  LOCK_PURCHASE,
-  newRefund,
-  READ_PURCHASE,
-  refundWrite,
-  toPurchase,
-  type PurchaseRow,
-} from "../src/domain/transactions/refund.js";
+import { LOCK_FOR_PAYMENT, newPurchase, paymentWrite } from "../src/domain/requests/pay.js";
+import { LOCK_PURCHASE, newRefund, READ_PURCHASE, refundWrite, toPurchase } from "../src/domain/transactions/refund.js";
+import { queryRow } from "../src/sql/statements.js";
+import { paymentOptions, paymentRequests } from "../src/sql/tables.js";
 import { toNotificationTransaction } from "../src/domain/webhooks/events.js";
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
@@ -61,46 +57,50 @@ async function keyOf(key: string | undefined): Promise<Key | null> {
   return rows[0] ?? null;
 }
 
-const utc = (date: Date) => date.toISOString().replace("Z", "");
-
 async function create(merchantId: string, params: Record<string, string>) {
   const items = await pool.query(
     prepared(
-      `SELECT i.ledger_id, i.account, i.methods FROM configuration_item i JOIN ledger l ON l.id = i.ledger_id
+      `SELECT i.ledger_id, i.account, i.methods::text[] AS methods FROM configuration_item i JOIN ledger l ON l.id = i.ledger_id
      WHERE i.merchant_id = $1 AND i.client_id IS NULL AND l.enabled AND i.currency = $2 ORDER BY i.index`,
       [merchantId, params.asset],
     ),
   );
-  return inTransaction(async (client) => {
-    const id = randomUUID();
-    const now = new Date();
-    const { rows } = await client.query(
-      prepared(
-        `INSERT INTO payment_request (id, merchant_id, asset, amount, request_code, short_code, payment_expiry_seconds, expires_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 120, $7, $8, $8) RETURNING *`,
-        [
-          id,
-          merchantId,
-          params.asset,
-          params.amount,
-          randomBytes(8).toString("hex"),
-          // The service draws a PR-XXX-XXX code; 64 random bits here need no retry, for the same write.
-          randomBytes(8).toString("hex"),
-          utc(new Date(now.getTime() + 120_000)),
-          utc(now),
-        ],
-      ),
-    );
-    for (const [index, item] of items.rows.entries()) {
-      await client.query(
-        prepared(
-          "INSERT INTO payment_option (id, request_id, index, ledger_id, amount, account, methods) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-          [randomUUID(), id, index, item.ledger_id, params.amount, item.account, item.methods],
-        ),
-      );
-    }
-    return { ...rows[0], options: items.rows };
-  });
+  const now = new Date();
+  const amount = BigInt(params.amount ?? 0);
+  const request = {
+    id: randomUUID(),
+    merchantId,
+    clientId: null,
+    externalReference: null,
+    asset: params.asset ?? "",
+    amount,
+    requestCode: randomBytes(8).toString("hex"),
+    // The service draws a PR-XXX-XXX code; 64 random bits here need no retry, for the same write.
+    shortCode: randomBytes(8).toString("hex"),
+    description: null,
+    status: "NEW" as const,
+    paymentExpirySeconds: 120,
+    expiresAt: new Date(now.getTime() + 120_000),
+    notifyUrl: null,
+    redirectUrl: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const options = items.rows.map((item: Row, index) => ({
+    id: randomUUID(),
+    requestId: request.id,
+    index,
+    ledgerId: item.ledger_id as string,
+    amount,
+    account: item.account as string | null,
+    methods: item.methods as PaymentMethod[],
+  }));
+  // The request and its options as the service writes them: one statement, the tables' own INSERTs.
+  const p = new StatementParams();
+  const add = p.add.bind(p);
+  const text = `WITH request AS (${paymentRequests.insert(add, request)}) ${paymentOptions.insertAll(add, options)}`;
+  await pool.query(prepared(text, p.values));
+  return { ...request, options };
 }
 
 async function info(merchantId: string, requestId: string) {
@@ -128,8 +128,7 @@ function callOf(key: Key, correlationId: string): WriteContext {
 async function pay(key: Key, params: Record<string, string>, correlationId: string) {
   const call = callOf(key, correlationId);
   return inTransaction(async (client) => {
-    const { rows } = await client.query<PaymentLockRow>(prepared(LOCK_FOR_PAYMENT, [params.requestId, params.ledger]));
-    const row = rows[0];
+    const row = await queryRow(client, LOCK_FOR_PAYMENT, [params.requestId, params.ledger]);
     if (!row || (key.kind === "MERCHANT" && row.request.merchantId !== key.merchant_id))
       throw new Refused(404, "REQUEST_NOT_FOUND");
     const request = toRequestDetails(row);
@@ -154,8 +153,7 @@ async function refund(key: Key, merchantId: string, params: Record<string, strin
   return inTransaction(async (client) => {
     const locked = await client.query(prepared(LOCK_PURCHASE, [params.transactionId, merchantId]));
     if (locked.rowCount === 0) throw new Refused(404, "TRANSACTION_NOT_FOUND");
-    const { rows } = await client.query<PurchaseRow>(prepared(READ_PURCHASE, [params.transactionId]));
-    const purchase = toPurchase(rows[0]!);
+    const purchase = toPurchase((await queryRow(client, READ_PURCHASE, [params.transactionId]))!);
     if (purchase.type !== "PURCHASE") throw new Refused(403, "INVALID_TRANSACTION_TYPE");
     const amount = BigInt(params.amount ?? 0);
     const earlier = purchase.refunds.find((r) => r.externalReference === reference);

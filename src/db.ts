@@ -2,6 +2,8 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "./generated/prisma/client.js";
 import type { Logger } from "./logger.js";
+import type { ParamValue } from "./sql/columns.js";
+import { toUtcText } from "./sql/utc-text.js";
 
 export { Prisma } from "./generated/prisma/client.js";
 
@@ -68,12 +70,7 @@ export async function closeDatabase(): Promise<void> {
   }
 }
 
-/**
- * Columns are UTC `timestamp(3)` without a zone (Prisma's convention), so plain SQL on the pool
- * passes and reads them as zone-less UTC text.
- */
-export const toUtcText = (date: Date) => date.toISOString().replace("Z", "");
-export const fromUtcText = (text: string) => new Date(`${text}Z`);
+export { fromUtcText, toUtcText } from "./sql/utc-text.js";
 
 export type Db = PrismaClient;
 
@@ -107,7 +104,7 @@ export function prepared(text: string, values: unknown[]): pg.QueryConfig<unknow
 export class StatementParams {
   readonly values: unknown[] = [];
   /** The placeholder (`$n`) of a new parameter; a Date is sent as zone-less UTC text, a bigint as text. */
-  add(value: string | number | bigint | Date | null | readonly string[]): string {
+  add(value: ParamValue | bigint | Date): string {
     this.values.push(value instanceof Date ? toUtcText(value) : typeof value === "bigint" ? value.toString() : value);
     return `$${this.values.length}`;
   }

@@ -1,4 +1,6 @@
-import { pool, prepared, StatementParams } from "../../db.js";
+import { pool, StatementParams } from "../../db.js";
+import { boolean } from "../../sql/columns.js";
+import { queryRow, rowShape } from "../../sql/statements.js";
 import { activityParts } from "../audit/record.js";
 import { notFound, requireMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
@@ -6,9 +8,9 @@ import { parseInput } from "../validation.js";
 import {
   findRequestDetails,
   REQUEST_DETAILS,
+  requestDetailsColumns,
   toRequestDetails,
   type RequestDetails,
-  type RequestDetailsRow,
 } from "./aggregate.js";
 import { announceRequestChange } from "./changes.js";
 import { cancelRequestInput, requestIdCodes, type CancelRequestInput } from "./schemas.js";
@@ -24,8 +26,7 @@ export async function cancelRequest(ctx: DomainContext, input: CancelRequestInpu
   const { requestId } = parseInput(cancelRequestInput, requestIdCodes, input);
   const now = ctx.now();
   const { text, values } = cancelStatement(ctx, requestId, merchantId, now);
-  const { rows } = await pool.query<RequestDetailsRow & { cancelled: boolean }>(prepared(text, values));
-  const row = rows[0];
+  const row = await queryRow(pool, { text, shape: cancelledRow }, values);
   if (!row) throw notFound("REQUEST_NOT_FOUND");
   // The read beside the update sees the request as the statement began.
   const request = toRequestDetails(row);
@@ -41,6 +42,8 @@ export async function cancelRequest(ctx: DomainContext, input: CancelRequestInpu
   assertOpen(current, now);
   throw new Error(`request ${requestId} is open but was not cancelled`);
 }
+
+const cancelledRow = rowShape({ ...requestDetailsColumns, cancelled: boolean() });
 
 function cancelStatement(ctx: DomainContext, requestId: string, merchantId: string, now: Date) {
   const p = new StatementParams();

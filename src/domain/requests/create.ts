@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { pool, prepared, StatementParams } from "../../db.js";
+import { queryRow, statement } from "../../sql/statements.js";
+import { merchants, paymentOptions, paymentRequests } from "../../sql/tables.js";
 import { requireOwnMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { StateConflictError, ValidationError } from "../errors.js";
 import { isUniqueViolation, violatedConstraint } from "../constraint-violations.js";
 import { activityParts } from "../audit/record.js";
 import { parseInput } from "../validation.js";
-import { REQUEST_DETAILS, toRequestDetails, type RequestDetails, type RequestDetailsRow } from "./aggregate.js";
+import { REQUEST_DETAILS, requestDetailsColumns, toRequestDetails, type RequestDetails } from "./aggregate.js";
 import { paymentOptionsFor, type NewPaymentOption } from "./payment-options.js";
 import { newRequestCode, newShortCode } from "./request-code.js";
 import { createRequestCodes, createRequestInput, DEFAULT_PAYMENT_EXPIRY_SECONDS, type CreateRequestInput } from "./schemas.js";
@@ -55,15 +57,18 @@ export async function createRequest(ctx: DomainContext, input: CreateRequestInpu
 const SHORT_CODE_KEY = "payment_request_short_code_key";
 const SHORT_CODE_ATTEMPTS = 8;
 
+const ALLOWED_REDIRECTS = statement(
+  `SELECT allowed_redirect_urls AS "allowedRedirectUrls" FROM merchant WHERE id = $1`,
+  merchants.pick("allowedRedirectUrls").columns,
+);
+
 /**
  * A paid request's page links to its redirectUrl, so the URL must start with one the merchant's
  * operator allowed: the page never sends a payer to an address the merchant did not choose.
  */
 async function requireAllowedRedirect(merchantId: string, redirectUrl: string): Promise<void> {
-  const { rows } = await pool.query<{ allowed: string[] }>(
-    prepared("SELECT allowed_redirect_urls AS allowed FROM merchant WHERE id = $1", [merchantId]),
-  );
-  if (!isAllowedRedirect(redirectUrl, rows[0]?.allowed ?? [])) {
+  const merchant = await queryRow(pool, ALLOWED_REDIRECTS, [merchantId]);
+  if (!isAllowedRedirect(redirectUrl, merchant?.allowedRedirectUrls ?? [])) {
     throw new ValidationError(
       "INVALID_REDIRECT_URL",
       "redirectUrl does not start with one of the merchant's allowed redirect URLs.",
@@ -120,30 +125,10 @@ async function insertRequest(
 /** The statement that creates a request (with its options) and records it. */
 export function creationWrite(ctx: DomainContext, r: RequestDetails) {
   const p = new StatementParams();
-  const id = p.add(r.id);
+  const add = p.add.bind(p);
   const parts = [
-    `request AS (
-       INSERT INTO payment_request (id, merchant_id, client_id, external_reference, asset, amount, request_code, short_code,
-                                    description, payment_expiry_seconds, expires_at, notify_url, redirect_url, created_at, updated_at)
-       VALUES (${id}::uuid, ${p.add(r.merchantId)}::uuid, ${p.add(r.clientId)}::uuid, ${p.add(r.externalReference)}, ${p.add(r.asset)},
-               ${p.add(r.amount)}::bigint, ${p.add(r.requestCode)}, ${p.add(r.shortCode)}, ${p.add(r.description)},
-               ${p.add(r.paymentExpirySeconds)}::int, ${p.add(r.expiresAt)}::timestamp(3), ${p.add(r.notifyUrl)}, ${p.add(r.redirectUrl)},
-               ${p.add(r.createdAt)}::timestamp(3), ${p.add(r.updatedAt)}::timestamp(3)))`,
-    `options AS (
-       INSERT INTO payment_option (id, request_id, index, ledger_id, amount, account, methods)
-       SELECT o.id, ${id}::uuid, o.index, o.ledger_id, o.amount, o.account, o.methods::"PaymentMethod"[]
-       FROM json_to_recordset(${p.add(
-         JSON.stringify(
-           r.options.map((o) => ({
-             id: o.id,
-             index: o.index,
-             ledger_id: o.ledgerId,
-             amount: o.amount.toString(),
-             account: o.account,
-             methods: o.methods,
-           })),
-         ),
-       )}::json) AS o(id uuid, index int, ledger_id text, amount bigint, account text, methods text[]))`,
+    `request AS (${paymentRequests.insert(add, r)})`,
+    `options AS (${paymentOptions.insertAll(add, r.options)})`,
     ...activityParts(p, ctx, { action: "request.created", merchantId: r.merchantId, requestId: r.id, outcome: "NEW" }),
   ];
   return { text: `WITH ${parts.join(",\n")}\nSELECT 1`, values: p.values };
@@ -162,12 +147,15 @@ type Fields = Pick<
   | "paymentExpirySeconds"
 >;
 
-const BY_REFERENCE = `SELECT ${REQUEST_DETAILS} FROM payment_request r WHERE r.merchant_id = $1 AND r.external_reference = $2`;
+const BY_REFERENCE = statement(
+  `SELECT ${REQUEST_DETAILS} FROM payment_request r WHERE r.merchant_id = $1 AND r.external_reference = $2`,
+  requestDetailsColumns,
+);
 
 async function findByReference({ merchantId, externalReference }: Fields) {
   if (!externalReference) return null;
-  const { rows } = await pool.query<RequestDetailsRow>(prepared(BY_REFERENCE, [merchantId, externalReference]));
-  return rows[0] ? toRequestDetails(rows[0]) : null;
+  const row = await queryRow(pool, BY_REFERENCE, [merchantId, externalReference]);
+  return row ? toRequestDetails(row) : null;
 }
 
 function sameRequestOrConflict(existing: RequestDetails, fields: Fields): RequestDetails {

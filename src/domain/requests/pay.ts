@@ -1,5 +1,8 @@
 import { inTransaction, prepared, type Sql } from "../../db.js";
-import type { ConnectorKind, PaymentOption, Transaction } from "../../generated/prisma/client.js";
+import type { PaymentOption, Transaction } from "../../generated/prisma/client.js";
+import { nullable } from "../../sql/columns.js";
+import { queryRow, statement } from "../../sql/statements.js";
+import { ledgers } from "../../sql/tables.js";
 import type { WriteContext } from "../audit/record.js";
 import { merchantScope, notFound, requireMerchantOrPayer } from "../auth.js";
 import type { DomainContext } from "../context.js";
@@ -9,7 +12,7 @@ import { connectorFor } from "../ledgers/connectors/index.js";
 
 import { completedTransaction, transactionWrite } from "../transactions/completed.js";
 import { parseInput } from "../validation.js";
-import { REQUEST_DETAILS, toRequestDetails, type RequestDetails, type RequestDetailsRow } from "./aggregate.js";
+import { REQUEST_DETAILS, requestDetailsColumns, toRequestDetails, type RequestDetails } from "./aggregate.js";
 import { announceRequestChange } from "./changes.js";
 import { payRequestCodes, payRequestInput, type PayRequestInput } from "./schemas.js";
 import { assertOpen } from "./status.js";
@@ -52,32 +55,25 @@ export async function payRequest(ctx: DomainContext, input: PayRequestInput): Pr
   return paid;
 }
 
-export interface LedgerJson {
-  id: string;
-  currency: string | null;
-  connector: ConnectorKind;
-  enabled: boolean;
-}
-
-const LEDGER = (id: string) =>
-  `(SELECT json_build_object('id', l.id, 'currency', l.currency, 'connector', l.connector, 'enabled', l.enabled)
-    FROM ledger l WHERE l.id = ${id}) AS ledger`;
+/** What paying needs of a ledger. */
+const ledgerColumns = { ledger: nullable(ledgers.pick("id", "currency", "connector", "enabled")) };
+const LEDGER = (id: string) => `(SELECT ${ledgerColumns.ledger.json("l")} FROM ledger l WHERE l.id = ${id}) AS ledger`;
 
 /**
  * Takes the request's row lock (held until commit) and reads it, as committed by any payer before
  * us, with its options and the ledger asked for. When no request has that id, only the ledger.
  */
-export const LOCK_FOR_PAYMENT = `SELECT ${REQUEST_DETAILS}, ${LEDGER("$2")} FROM payment_request r WHERE r.id = $1 FOR UPDATE OF r`;
-/** A row of LOCK_FOR_PAYMENT. */
-export type PaymentLockRow = RequestDetailsRow & { ledger: LedgerJson | null };
-const LEDGER_ALONE = `SELECT ${LEDGER("$1")}`;
+export const LOCK_FOR_PAYMENT = statement(
+  `SELECT ${REQUEST_DETAILS}, ${LEDGER("$2")} FROM payment_request r WHERE r.id = $1 FOR UPDATE OF r`,
+  { ...requestDetailsColumns, ...ledgerColumns },
+);
+const LEDGER_ALONE = statement(`SELECT ${LEDGER("$1")}`, ledgerColumns);
 
 async function lockForPayment(sql: Sql, requestId: string, ledgerId: string) {
-  const { rows } = await sql.query<PaymentLockRow>(prepared(LOCK_FOR_PAYMENT, [requestId, ledgerId]));
-  const row = rows[0];
+  const row = await queryRow(sql, LOCK_FOR_PAYMENT, [requestId, ledgerId]);
   if (row) return { request: toRequestDetails(row), ledger: row.ledger };
-  const alone = await sql.query<{ ledger: LedgerJson | null }>(prepared(LEDGER_ALONE, [ledgerId]));
-  return { request: null, ledger: alone.rows[0]?.ledger ?? null };
+  const alone = await queryRow(sql, LEDGER_ALONE, [ledgerId]);
+  return { request: null, ledger: alone?.ledger ?? null };
 }
 
 /** The PURCHASE that pays `request` with `option`, as the ledger approved it. */

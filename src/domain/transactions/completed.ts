@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { StatementParams } from "../../db.js";
 import type { Transaction, TransactionType } from "../../generated/prisma/client.js";
+import { transactions } from "../../sql/tables.js";
 import { activityParts, type NewActivity, type WriteContext } from "../audit/record.js";
 import type { LedgerApproval } from "../ledgers/connector.js";
 import { outboxParts } from "../webhooks/record.js";
 import { receiptFor } from "./receipt.js";
-import { insertTransaction } from "./rows.js";
 
 /** A transaction the ledger has approved, with its receipt, as it is written. */
 export function completedTransaction(
@@ -51,7 +51,7 @@ export function transactionWrite(
   const p = new StatementParams();
   const outbox = outboxParts(p, request, transaction, ctx.requestId);
   const parts = [
-    `completed AS (${insertTransaction(p, transaction)})`,
+    `completed AS (${transactions.insert(p.add.bind(p), transaction)})`,
     ...also(p),
     ...activityParts(p, ctx, activity),
     ...outbox.parts,

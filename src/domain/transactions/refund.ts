@@ -1,17 +1,18 @@
 import { inTransaction, prepared, type Sql } from "../../db.js";
-import type { ConnectorKind, PaymentRequest, Transaction } from "../../generated/prisma/client.js";
+import type { PaymentRequest, Transaction } from "../../generated/prisma/client.js";
+import { queryRow, statement, type RowOf } from "../../sql/statements.js";
+import { listOf } from "../../sql/table.js";
+import { ledgers, paymentRequests, transactions } from "../../sql/tables.js";
 import type { WriteContext } from "../audit/record.js";
 import { notFound, requireMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { ForbiddenError, StateConflictError, ValidationError } from "../errors.js";
 import type { LedgerApproval } from "../ledgers/connector.js";
 import { connectorFor } from "../ledgers/connectors/index.js";
-import { REQUEST_JSON, toRequest, type RequestJson } from "../requests/aggregate.js";
 import { announceRequestChange } from "../requests/changes.js";
 import { parseInput } from "../validation.js";
 
 import { completedTransaction, transactionWrite } from "./completed.js";
-import { toTransaction, transactionJson, type TransactionJson } from "./rows.js";
 import { refundTransactionCodes, refundTransactionInput, type RefundTransactionInput } from "./schemas.js";
 
 /** A refund with the request it returns money from. */
@@ -68,43 +69,38 @@ export async function refundTransaction(ctx: DomainContext, input: RefundTransac
   return result;
 }
 
-export interface PurchaseRow {
-  purchase: TransactionJson;
-  request: RequestJson;
-  refunds: TransactionJson[];
-  ledger: { id: string; currency: string | null; connector: ConnectorKind };
-}
-
 /** Takes the purchase's row lock (held until commit); no row when it is not the merchant's. */
 export const LOCK_PURCHASE = `SELECT id FROM "transaction" WHERE id = $1 AND merchant_id = $2 FOR UPDATE`;
+
+const purchaseColumns = {
+  purchase: transactions,
+  request: paymentRequests,
+  refunds: listOf(transactions),
+  ledger: ledgers.pick("id", "currency", "connector"),
+};
 
 /**
  * The purchase with its request, ledger and refunds, read after the lock is held: a statement of
  * its own, so that it sees every refund committed before the lock was granted.
  */
-export const READ_PURCHASE = `
-  SELECT ${transactionJson("t")} AS purchase, ${REQUEST_JSON} AS request,
-    (SELECT coalesce(json_agg(${transactionJson("x")} ORDER BY x.created_at), '[]') FROM "transaction" x WHERE x.purchase_id = t.id) AS refunds,
-    json_build_object('id', l.id, 'currency', l.currency, 'connector', l.connector) AS ledger
-  FROM "transaction" t JOIN payment_request r ON r.id = t.request_id JOIN ledger l ON l.id = t.ledger_id
-  WHERE t.id = $1`;
+export const READ_PURCHASE = statement(
+  `SELECT ${transactions.json("t")} AS purchase, ${paymentRequests.json("r")} AS request,
+     (SELECT ${transactions.jsonList("x", "x.created_at")} FROM "transaction" x WHERE x.purchase_id = t.id) AS refunds,
+     ${purchaseColumns.ledger.json("l")} AS ledger
+   FROM "transaction" t JOIN payment_request r ON r.id = t.request_id JOIN ledger l ON l.id = t.ledger_id
+   WHERE t.id = $1`,
+  purchaseColumns,
+);
 
 async function lockPurchase(sql: Sql, transactionId: string, merchantId: string) {
   const locked = await sql.query(prepared(LOCK_PURCHASE, [transactionId, merchantId]));
   if (locked.rowCount === 0) return null;
-  const { rows } = await sql.query<PurchaseRow>(prepared(READ_PURCHASE, [transactionId]));
-  return rows[0] ? toPurchase(rows[0]) : null;
+  const row = await queryRow(sql, READ_PURCHASE, [transactionId]);
+  return row ? toPurchase(row) : null;
 }
 
 /** A row of READ_PURCHASE: the purchase, with its request, refunds and ledger. */
-export function toPurchase(row: PurchaseRow) {
-  return {
-    ...toTransaction(row.purchase),
-    request: toRequest(row.request),
-    refunds: row.refunds.map(toTransaction),
-    ledger: row.ledger,
-  };
-}
+export const toPurchase = ({ purchase, ...rest }: RowOf<typeof purchaseColumns>) => ({ ...purchase, ...rest });
 
 /** The REFUND of `amount` of `purchase`, as the ledger approved it. */
 export function newRefund(

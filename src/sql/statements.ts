@@ -1,0 +1,58 @@
+import { prepared, type Sql } from "../db.js";
+import { RowShapeError, type Column } from "./columns.js";
+
+/** What reading a column needs of it: any Column<T> is one, whatever its T. */
+type ReadColumn = Pick<Column<unknown>, "sqlType" | "decode">;
+/** The columns of a statement's rows, by the name each is selected as. */
+export type Shape = Record<string, ReadColumn>;
+export type RowOf<S extends Shape> = { [K in keyof S]: ReturnType<S[K]["decode"]> };
+
+/** The row type of a statement and its mapper, from one list of columns. */
+export class RowShape<R> {
+  readonly names: readonly string[];
+
+  constructor(private readonly columns: Shape) {
+    this.names = Object.keys(columns);
+  }
+
+  decode(row: Record<string, unknown>): R {
+    const decoded: Record<string, unknown> = {};
+    for (const name of this.names) {
+      if (!(name in row)) throw new RowShapeError(name, this.columns[name]!.sqlType, undefined);
+      decoded[name] = this.columns[name]!.decode(row[name], name);
+    }
+    return decoded as R;
+  }
+}
+
+export const rowShape = <S extends Shape>(columns: S) => new RowShape<RowOf<S>>(columns);
+
+/** A statement's text and the shape of its rows. */
+export interface Statement<R> {
+  readonly text: string;
+  readonly shape: RowShape<R>;
+}
+
+/** Every statement declared with `statement`, which test/sql describes against the database. */
+export const declaredStatements: Statement<unknown>[] = [];
+
+/**
+ * A statement whose text holds no data (only placeholders) and whose rows have `columns`, declared
+ * once at a module's top level: test/sql asks PostgreSQL what it selects and compares it with them.
+ */
+export function statement<S extends Shape>(text: string, columns: S): Statement<RowOf<S>> {
+  const declared = { text, shape: rowShape(columns) };
+  declaredStatements.push(declared as Statement<unknown>);
+  return declared;
+}
+
+/** Runs a statement (prepared, see db.ts) and maps each row to its shape. */
+export async function queryRows<R>(sql: Sql, { text, shape }: Statement<R>, values: unknown[]): Promise<R[]> {
+  const { rows } = await sql.query(prepared(text, values));
+  return rows.map((row: Record<string, unknown>) => shape.decode(row));
+}
+
+/** The first row of a statement, or undefined. */
+export async function queryRow<R>(sql: Sql, statement: Statement<R>, values: unknown[]): Promise<R | undefined> {
+  return (await queryRows(sql, statement, values))[0];
+}
