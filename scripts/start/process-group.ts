@@ -42,6 +42,13 @@ interface Slot {
   saidWhy?: boolean;
 }
 
+export interface ProcessGroupOptions {
+  stopTimeoutMs: number;
+  say: (line: string) => void;
+  /** How many API processes share its port; undefined: one, run as any other process (watch mode). */
+  apiProcesses?: number;
+}
+
 /**
  * Runs the processes as one group: SIGTERM or SIGINT stops them all (each shuts down gracefully,
  * and is killed if it has not within `stopTimeoutMs`). With `apiProcesses`, that many API
@@ -53,43 +60,13 @@ interface Slot {
  */
 export function runProcessGroup(
   entrypoints: Entrypoint[],
-  {
-    stopTimeoutMs,
-    say,
-    apiProcesses,
-  }: {
-    stopTimeoutMs: number;
-    say: (line: string) => void;
-    /** How many API processes share its port; undefined: one, run as any other process (watch mode). */
-    apiProcesses?: number;
-  },
+  { stopTimeoutMs, say, apiProcesses }: ProcessGroupOptions,
 ): ProcessGroup {
   let exitCode: number | undefined;
   let stopping = false;
   let ready = false;
   const problems: string[] = [];
-  const slots: Slot[] = [];
-  const slot = (name: string, api: boolean, start: () => ChildProcess): Slot => ({
-    name,
-    api,
-    start,
-    startedAt: 0,
-    stopsInARow: 0,
-    answering: false,
-  });
-  for (const { name, args } of entrypoints) {
-    if (name === "API" && apiProcesses !== undefined) {
-      cluster.setupPrimary({
-        exec: args.at(-1)!,
-        execArgv: args.slice(0, -1),
-        // Not the supervisor's own (`--demo`), which a fork would otherwise be given.
-        args: [],
-        stdio: ["ignore", "inherit", "inherit", "ipc"],
-      });
-      for (let i = 1; i <= apiProcesses; i++)
-        slots.push(slot(apiProcesses === 1 ? "the API" : `API process ${i}`, true, () => cluster.fork().process));
-    } else slots.push(slot(`the ${name}`, name === "API", () => spawnNode(args)));
-  }
+  const slots = slotsFor(entrypoints, apiProcesses);
 
   let resolveStopped!: (code: number) => void;
   const stopped = new Promise<number>((resolve) => (resolveStopped = resolve));
@@ -108,12 +85,7 @@ export function runProcessGroup(
     const running = slots.filter((s) => s.child);
     if (running.length) say(`${reason}: stopping ${namesOf(running)}`);
     for (const s of running) s.child!.kill("SIGTERM");
-    setTimeout(() => {
-      for (const s of slots.filter((s) => s.child)) {
-        say(`${s.name} did not stop within ${stopTimeoutMs / 1000} s: killing it`);
-        s.child!.kill("SIGKILL");
-      }
-    }, stopTimeoutMs).unref();
+    killAfter(slots, stopTimeoutMs, say);
     settle();
   }
 
@@ -130,16 +102,7 @@ export function runProcessGroup(
       say(`${s.name} stopped (${how})`);
       exitCode = code || 1;
       stopAll(`${s.name} stopped`);
-    } else {
-      if (performance.now() - s.startedAt >= RESTART_DELAYS.resetAfterMs) s.stopsInARow = 0;
-      const delay = Math.min(RESTART_DELAYS.maxMs, RESTART_DELAYS.firstMs * 2 ** s.stopsInARow++);
-      s.stoppedAt = performance.now();
-      say(`${s.name} stopped (${how}): starting it again in ${delay / 1000} s`);
-      s.restart = setTimeout(() => {
-        s.restart = undefined;
-        run(s);
-      }, delay);
-    }
+    } else restartLater(s, how, say, run);
     settle();
   }
 
@@ -147,18 +110,7 @@ export function runProcessGroup(
     const child = s.start();
     s.child = child;
     s.startedAt = performance.now();
-    child.on("message", (message: { problem?: unknown; listening?: unknown } | null) => {
-      if (typeof message?.problem === "string") {
-        problems.push(message.problem);
-        s.saidWhy = true;
-      }
-      if (typeof message?.listening !== "number") return;
-      s.answering = true;
-      if (s.stoppedAt !== undefined)
-        say(
-          `${s.name} answers again (pid ${child.pid}), ${((performance.now() - s.stoppedAt) / 1000).toFixed(1)} s after it stopped`,
-        );
-    });
+    child.on("message", (message: ProcessMessage | null) => heard(s, child, message, { problems, say }));
     child.once("exit", (code, signal) => ended(s, code, signal));
     return child;
   }
@@ -185,6 +137,80 @@ export function runProcessGroup(
 }
 
 const signals = ["SIGTERM", "SIGINT"] as const;
+
+/**
+ * One slot per process: an entrypoint each, but the API, with `apiProcesses`, as that many
+ * workers of this process's cluster, which share its port.
+ */
+function slotsFor(entrypoints: Entrypoint[], apiProcesses: number | undefined): Slot[] {
+  const slot = (name: string, api: boolean, start: () => ChildProcess): Slot => ({
+    name,
+    api,
+    start,
+    startedAt: 0,
+    stopsInARow: 0,
+    answering: false,
+  });
+  const slots: Slot[] = [];
+  for (const { name, args } of entrypoints) {
+    if (name === "API" && apiProcesses !== undefined) {
+      cluster.setupPrimary({
+        exec: args.at(-1)!,
+        execArgv: args.slice(0, -1),
+        // Not the supervisor's own (`--demo`), which a fork would otherwise be given.
+        args: [],
+        stdio: ["ignore", "inherit", "inherit", "ipc"],
+      });
+      for (let i = 1; i <= apiProcesses; i++)
+        slots.push(slot(apiProcesses === 1 ? "the API" : `API process ${i}`, true, () => cluster.fork().process));
+    } else slots.push(slot(`the ${name}`, name === "API", () => spawnNode(args)));
+  }
+  return slots;
+}
+
+/** Kills (SIGKILL) the processes still running `stopTimeoutMs` after they were asked to stop. */
+function killAfter(slots: Slot[], stopTimeoutMs: number, say: (line: string) => void) {
+  setTimeout(() => {
+    for (const s of slots.filter((s) => s.child)) {
+      say(`${s.name} did not stop within ${stopTimeoutMs / 1000} s: killing it`);
+      s.child!.kill("SIGKILL");
+    }
+  }, stopTimeoutMs).unref();
+}
+
+/** Starts a process of a ready group that stopped again after its delay (RESTART_DELAYS). */
+function restartLater(s: Slot, how: string, say: (line: string) => void, run: (s: Slot) => unknown) {
+  if (performance.now() - s.startedAt >= RESTART_DELAYS.resetAfterMs) s.stopsInARow = 0;
+  const delay = Math.min(RESTART_DELAYS.maxMs, RESTART_DELAYS.firstMs * 2 ** s.stopsInARow++);
+  s.stoppedAt = performance.now();
+  say(`${s.name} stopped (${how}): starting it again in ${delay / 1000} s`);
+  s.restart = setTimeout(() => {
+    s.restart = undefined;
+    run(s);
+  }, delay);
+}
+
+/** What a process tells the group: what stopped it (`problem`), or that it listens. */
+type ProcessMessage = { problem?: unknown; listening?: unknown };
+
+/** Notes what a process said: a problem to repeat to the operator, or that it answers (again). */
+function heard(
+  s: Slot,
+  child: ChildProcess,
+  message: ProcessMessage | null,
+  { problems, say }: { problems: string[]; say: (line: string) => void },
+) {
+  if (typeof message?.problem === "string") {
+    problems.push(message.problem);
+    s.saidWhy = true;
+  }
+  if (typeof message?.listening !== "number") return;
+  s.answering = true;
+  if (s.stoppedAt !== undefined)
+    say(
+      `${s.name} answers again (pid ${child.pid}), ${((performance.now() - s.stoppedAt) / 1000).toFixed(1)} s after it stopped`,
+    );
+}
 
 /** "the API", "API process 1 and API process 2", "API process 1, API process 2 and the worker". */
 const namesOf = (slots: Slot[]) => {
