@@ -1,161 +1,66 @@
-import { UnrecoverableError, Worker } from "bullmq";
+import { UnrecoverableError, type Worker } from "bullmq";
 import { isDatabaseUnavailable, isRedisUnavailable } from "../src/connection-errors.js";
 import { db } from "../src/db.js";
 import { connectRedis } from "../src/redis-connection.js";
 import type { Logger } from "../src/logger.js";
-import type { WorkerConfig } from "./config.js";
-import { deliverFirstAttempts, deliverWebhook, deliveryLeaseMs, retryDelay, RetryLater } from "./jobs/deliver-webhook.js";
-import { deliveryJob, drainOutbox, reconcileOutbox } from "./jobs/drain-outbox.js";
-import { runExpiryJob } from "./jobs/expire-requests.js";
-import { runRetentionSweep } from "./jobs/sweep-retention.js";
-import { createWorkerMetrics, serveWorkerMetrics } from "./metrics.js";
-import { listenForOutbox } from "./outbox-listener.js";
-import {
-  createQueue,
-  MAINTENANCE_QUEUE,
-  maintenanceJobs,
-  readJob,
-  unknownJob,
-  WEBHOOK_QUEUE,
-  webhookJobs,
-  type WebhookJobData,
-  isLostJobState,
-} from "./queues.js";
-import { coalesced } from "./coalesced.js";
-import { postJson } from "./http-post.js";
-import { openOutbox, type DrainedEvent } from "./outbox.js";
-import { startHeartbeat } from "./heartbeat.js";
-import { outageReporter, type OutageReporter } from "./outage.js";
-import { openKeyStore } from "./signing.js";
 import { publishRequestChanges } from "../src/pubsub/request-changes.js";
+import type { WorkerConfig } from "./config.js";
+import { startDeliveryWorker } from "./delivery.js";
+import { startHeartbeat } from "./heartbeat.js";
+import { postJson } from "./http-post.js";
+import { deliveryLeaseMs } from "./jobs/deliver-webhook.js";
+import { startMaintenance } from "./maintenance.js";
+import { createWorkerMetrics, serveWorkerMetrics } from "./metrics.js";
+import { outageReporter, type OutageReporter } from "./outage.js";
+import { openOutbox } from "./outbox.js";
+import { startOutboxPoll } from "./outbox-poll.js";
+import { createQueue, isLostJobState, WEBHOOK_QUEUE, type WebhookJobData } from "./queues.js";
+import { openKeyStore } from "./signing.js";
+
+type Outages = { redis: OutageReporter; database: OutageReporter };
 
 /**
- * The worker process's parts: the maintenance queue (expiry and retention sweeps) and the webhook outbox, drained
- * from Postgres into a BullMQ queue whose jobs sign and deliver notifications. Postgres holds the
- * truth; a periodic reconcile rebuilds whatever Redis loses.
+ * The worker process's parts: the maintenance queue (expiry and retention sweeps), and webhook
+ * delivery. PostgreSQL's outbox owns each delivery's schedule; its poll gives due events a job on
+ * the webhook queue, whose worker makes their attempts once each (docs/architecture.md, "Delivery
+ * schedule").
  */
 export async function startWorker(config: WorkerConfig, logger: Logger) {
-  // BullMQ needs maxRetriesPerRequest: null so blocking commands survive Redis reconnects.
-  const redisOutage = outageReporter("Redis", logger);
-  const databaseOutage = outageReporter("PostgreSQL", logger);
-  await untilReachable(() => db.$queryRaw`SELECT 1`, databaseOutage);
+  const outages = { redis: outageReporter("Redis", logger), database: outageReporter("PostgreSQL", logger) };
+  await untilReachable(() => db.$queryRaw`SELECT 1`, outages.database);
   // A key that cannot be read stops the start here (SigningKeyProblem), before anything else opens.
   const keys = await openKeyStore(config.webhooks, logger);
+  // BullMQ needs maxRetriesPerRequest: null so blocking commands survive Redis reconnects.
   const connection = connectRedis(config.redis, { maxRetriesPerRequest: null });
-  connection.on("error", redisOutage.failed);
-  connection.on("ready", redisOutage.recovered);
+  connection.on("error", outages.redis.failed);
+  connection.on("ready", outages.redis.recovered);
   // The expiry sweep announces expiries to the API processes' subscribers.
   const stopPublishing = publishRequestChanges(connection, logger);
-
-  const maintenance = createQueue(MAINTENANCE_QUEUE, connection, config.queues.prefix);
-  // A delivery job that ends is gone: PostgreSQL keeps every attempt, and the reconcile may need its id again.
-  const webhooks = createQueue<WebhookJobData>(WEBHOOK_QUEUE, connection, config.queues.prefix, { removeOnFail: true });
-  for (const queue of [maintenance, webhooks]) queue.on("error", redisOutage.failed);
-  const outbox = openOutbox(deliveryLeaseMs(config.webhooks.timeoutMs));
-  const ensureSchedules = () =>
-    Promise.all([
-      maintenance.upsertJobScheduler(
-        maintenanceJobs.expireRequests.name,
-        { every: config.expiry.sweepIntervalMs },
-        { name: maintenanceJobs.expireRequests.name },
-      ),
-      maintenance.upsertJobScheduler(
-        maintenanceJobs.sweepRetention.name,
-        { every: config.retention.sweepIntervalMs },
-        { name: maintenanceJobs.sweepRetention.name },
-      ),
-    ]);
-  await ensureSchedules();
+  const failed = failureReporter(outages, logger);
   const metrics = createWorkerMetrics();
-  const metricsServer =
-    config.metrics.port === null ? null : await serveWorkerMetrics(metrics, config.metrics.port, config.metrics.host);
-  if (metricsServer) logger.info({ port: (metricsServer.address() as { port: number }).port }, "worker metrics at /metrics");
-
-  const maintenanceWorker = new Worker(
-    MAINTENANCE_QUEUE,
-    async (job) => {
-      const jobLogger = logger.child({ job: job.name, jobId: job.id });
-      switch (job.name) {
-        case maintenanceJobs.expireRequests.name:
-          readJob(maintenanceJobs.expireRequests, job);
-          return runExpiryJob(jobLogger);
-        case maintenanceJobs.sweepRetention.name:
-          readJob(maintenanceJobs.sweepRetention, job);
-          return runRetentionSweep(config.retention, metrics, jobLogger);
-        default:
-          throw unknownJob(MAINTENANCE_QUEUE, job);
-      }
-    },
-    { connection, prefix: config.queues.prefix, concurrency: 1 },
+  const maintenance = await startMaintenance(connection, config, metrics, logger, {
+    redis: outages.redis.failed,
+    schedules: failed("maintenance schedules failed"),
+  });
+  // A delivery job that ends is gone: PostgreSQL keeps every attempt.
+  const webhooks = createQueue<WebhookJobData>(WEBHOOK_QUEUE, connection, config.queues.prefix, { removeOnFail: true });
+  webhooks.on("error", outages.redis.failed);
+  const poll = startOutboxPoll(
+    webhooks,
+    { intervalMs: config.webhooks.reconcileIntervalMs, listenUrl: config.db.directUrl },
+    outages.database,
+    failed("outbox poll failed"),
+    logger,
   );
-  const deps = { config: config.webhooks, keys, outbox, post: postJson, logger };
-  const retryLater = (events: DrainedEvent[]) =>
-    webhooks.addBulk(events.map((event) => deliveryJob(event, config.webhooks.retryDelaysMs, Date.now())));
-  const deliveryWorker = new Worker<WebhookJobData>(
-    WEBHOOK_QUEUE,
-    (job) => {
-      switch (job.name) {
-        case webhookJobs.firstAttempts.name:
-          return deliverFirstAttempts(readJob(webhookJobs.firstAttempts, job).eventIds, { ...deps, retryLater });
-        case webhookJobs.deliver.name:
-          return deliverWebhook(readJob(webhookJobs.deliver, job).eventId, deps);
-        default:
-          throw unknownJob(WEBHOOK_QUEUE, job);
-      }
-    },
-    {
-      connection,
-      prefix: config.queues.prefix,
-      // Jobs in flight: one delivery each, or the first attempts of up to FIRST_ATTEMPTS_BATCH new events.
-      concurrency: config.webhooks.concurrency,
-      // A job whose worker died is noticed as stalled after about one lease, not BullMQ's default 30 s.
-      lockDuration: deliveryLeaseMs(config.webhooks.timeoutMs),
-      stalledInterval: deliveryLeaseMs(config.webhooks.timeoutMs),
-      settings: { backoffStrategy: retryDelay },
-    },
-  );
-  for (const worker of [maintenanceWorker, deliveryWorker]) {
-    // A failed attempt or a final outcome of a delivery is logged by the job itself.
-    worker.on("failed", (job, err) => {
-      if (err instanceof RetryLater || err instanceof UnrecoverableError) return;
-      logger.error({ err, job: job?.name, jobId: job?.id }, "job failed");
-    });
-    worker.on("error", (err) => {
-      if (isRedisUnavailable(err)) redisOutage.failed(err);
-      else if (isLostJobState(err))
-        logger.warn({ err: { message: err.message } }, "a job's state was lost in Redis; its event stays in the outbox");
-      else logger.error({ err }, "worker error");
-    });
-  }
+  const outbox = openOutbox(deliveryLeaseMs(config.webhooks.timeoutMs));
+  const deliveries = startDeliveryWorker(connection, config, {
+    ...{ config: config.webhooks, keys, outbox, post: postJson, logger },
+    nextAttemptDue: poll.pollAt,
+  });
+  for (const worker of [maintenance.worker, deliveries]) reportJobFailures(worker, outages, logger);
+  const metricsServer = await serveMetrics(config, metrics, logger);
 
-  /** An outage is one line per dependency (see outage.ts); anything else is logged as it comes. */
-  const reportFailure = (err: unknown, what: string) => {
-    if (isDatabaseUnavailable(err)) databaseOutage.failed(err);
-    else if (isRedisUnavailable(err)) redisOutage.failed(err);
-    else logger.error({ err }, what);
-  };
-
-  // Drain on every NOTIFY, coalescing bursts (coalesced.ts).
-  const drains = coalesced(
-    () => drainOutbox(webhooks, config.webhooks.retryDelaysMs).then(() => databaseOutage.recovered()),
-    (err) => reportFailure(err, "outbox drain failed"),
-  );
-  const drain = drains.run;
-  const listener = listenForOutbox(config.db.directUrl, drain, databaseOutage);
-
-  const reconcile = async () => {
-    try {
-      drain();
-      const rescheduled = await reconcileOutbox(webhooks, config.webhooks.reconcileIntervalMs, config.webhooks.retryDelaysMs);
-      if (rescheduled) logger.warn({ rescheduled }, "re-scheduled webhook events whose queue entry was lost");
-      await ensureSchedules();
-    } catch (err) {
-      reportFailure(err, "outbox reconcile failed");
-    }
-  };
-  const reconciler = setInterval(() => void reconcile(), config.webhooks.reconcileIntervalMs);
-
-  await Promise.all([maintenanceWorker.waitUntilReady(), deliveryWorker.waitUntilReady()]);
+  await Promise.all([maintenance.worker.waitUntilReady(), deliveries.waitUntilReady()]);
   logger.info({ sweepEveryMs: config.expiry.sweepIntervalMs, webhookConcurrency: config.webhooks.concurrency }, "worker ready");
   const heartbeat =
     config.health.file &&
@@ -170,20 +75,53 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
      * another worker runs them again.
      */
     async close(): Promise<boolean> {
-      clearInterval(reconciler);
+      maintenance.stop();
       if (heartbeat) await heartbeat.stop();
-      await listener.close();
+      await poll.stop();
       const deadline = new Promise<false>((resolve) => setTimeout(() => resolve(false), config.shutdownTimeoutMs).unref());
-      const workersClosed = Promise.all([maintenanceWorker.close(), deliveryWorker.close()]).then(() => true as const);
+      const workersClosed = Promise.all([maintenance.worker.close(), deliveries.close()]).then(() => true as const);
       const finished = await Promise.race([workersClosed, deadline]);
-      await drains.settled();
+      await poll.settled();
       stopPublishing();
-      await Promise.all([maintenance.close(), webhooks.close()]);
+      await Promise.all([maintenance.queue.close(), webhooks.close()]);
       metricsServer?.close();
       await connection.quit().catch(() => connection.disconnect());
       return finished;
     },
   };
+}
+
+/** An outage is one line per dependency (see outage.ts); anything else is logged as it comes, saying `what` failed. */
+const failureReporter = (outages: Outages, logger: Logger) => (what: string) => (err: unknown) => {
+  if (isDatabaseUnavailable(err)) outages.database.failed(err);
+  else if (isRedisUnavailable(err)) outages.redis.failed(err);
+  else logger.error({ err }, what);
+};
+
+/**
+ * Logs a job that failed and the worker's own errors. A delivery job's events stay pending in the
+ * outbox whatever became of the job, and an attempt logs its own outcome.
+ */
+function reportJobFailures(worker: Worker, outages: Outages, logger: Logger) {
+  worker.on("failed", (job, err) => {
+    const fields = { job: job?.name, jobId: job?.id };
+    if (isDatabaseUnavailable(err)) outages.database.failed(err);
+    else if (err instanceof UnrecoverableError) logger.warn({ ...fields, err: { message: err.message } }, "job dropped");
+    else logger.error({ ...fields, err }, "job failed");
+  });
+  worker.on("error", (err) => {
+    if (isRedisUnavailable(err)) outages.redis.failed(err);
+    else if (isLostJobState(err))
+      logger.warn({ err: { message: err.message } }, "a job's state was lost in Redis; its events stay in the outbox");
+    else logger.error({ err }, "worker error");
+  });
+}
+
+async function serveMetrics(config: WorkerConfig, metrics: ReturnType<typeof createWorkerMetrics>, logger: Logger) {
+  if (config.metrics.port === null) return null;
+  const server = await serveWorkerMetrics(metrics, config.metrics.port, config.metrics.host);
+  logger.info({ port: (server.address() as { port: number }).port }, "worker metrics at /metrics");
+  return server;
 }
 
 /** Runs `probe` until it succeeds, reporting the outage meanwhile: a worker waits for its database, it does not crash. */

@@ -3,8 +3,9 @@ import { fromUtcText, pool, prepared, toUtcText as utc } from "../src/db.js";
 import type { WebhookAttemptOutcome, WebhookEvent, WebhookEventState } from "../src/generated/prisma/client.js";
 
 /**
- * The worker's side of the webhook outbox. PostgreSQL is the truth about every event (its state,
- * its attempts, when the next one is due); BullMQ holds the timers and can be rebuilt from here.
+ * The worker's side of the webhook outbox. PostgreSQL owns every event's schedule: its state, the
+ * attempts made, when the next one is due, and whether a queue job was given for it. BullMQ only
+ * carries "make attempt N of event X now"; a job that is lost is given again from here.
  * Attempts are started and finished in batches: one statement for all the deliveries that reach
  * the same step within a couple of milliseconds.
  */
@@ -12,43 +13,49 @@ import type { WebhookAttemptOutcome, WebhookEvent, WebhookEventState } from "../
 /** How long the deliveries reaching one step wait for others to join their statement. */
 const BATCH_WINDOW_MS = 2;
 
-export interface DrainedEvent {
-  id: string;
-  attempts: number;
-  attemptLimit: number | null;
-  nextAttemptAt: Date;
+/** An event's next attempt: the job that carries it makes attempt `attempt` (counted from 1) or nothing. */
+export interface DueAttempt {
+  eventId: string;
+  attempt: number;
 }
 
 /**
- * Marks up to `limit` pending events that no queue holds yet as handed over, and returns them.
- * One statement, so no row stays locked while the caller talks to Redis; several workers split
- * the rows (SKIP LOCKED). An event whose hand-over then fails is found again by `overdueEvents`.
+ * Marks up to `limit` pending events as queued and returns their next attempts: events due by `now`
+ * that no worker holds and that have no job, or whose job was given before `lostBefore` and has not
+ * run (`queuedBefore`: Redis lost it, its hand-over failed, or its worker died). One statement, so no
+ * row stays locked while the caller talks to Redis; several workers split the rows (SKIP LOCKED).
  */
-export async function takeUndrainedEvents(limit: number): Promise<DrainedEvent[]> {
-  const { rows } = await pool.query<DrainedEvent & { nextAttemptAt: string }>(
+export async function claimDueEvents(
+  now: Date,
+  lostBefore: Date,
+  limit: number,
+): Promise<(DueAttempt & { queuedBefore: boolean })[]> {
+  const { rows } = await pool.query<DueAttempt & { queuedBefore: boolean }>(
     prepared(
-      `UPDATE webhook_event SET enqueued_at = now()
-     WHERE id IN (SELECT id FROM webhook_event WHERE state = 'PENDING' AND enqueued_at IS NULL
-                  ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-     RETURNING id, attempts, attempt_limit AS "attemptLimit", to_json(next_attempt_at) #>> '{}' AS "nextAttemptAt"`,
-      [limit],
+      `WITH due AS (
+       SELECT id, enqueued_at IS NOT NULL AS queued_before FROM webhook_event
+       WHERE state = 'PENDING' AND next_attempt_at <= $1 AND (enqueued_at IS NULL OR enqueued_at < $2)
+         AND (lease_until IS NULL OR lease_until < $1)
+       ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+     UPDATE webhook_event e SET enqueued_at = $1 FROM due WHERE e.id = due.id
+     RETURNING e.id AS "eventId", e.attempts + 1 AS attempt, due.queued_before AS "queuedBefore"`,
+      [utc(now), utc(lostBefore), limit],
     ),
   );
-  return rows.map((row) => ({ ...row, nextAttemptAt: fromUtcText(row.nextAttemptAt) }));
+  return rows;
 }
 
-/** Pending events overdue by more than `graceMs` that no worker holds: their queue entry may be lost. */
-export async function overdueEvents(now: Date, graceMs: number, limit: number): Promise<DrainedEvent[]> {
-  const { rows } = await pool.query<DrainedEvent & { nextAttemptAt: string }>(
+/** When the earliest pending event that waits for its time (no job yet) is due, or null when none waits. */
+export async function nextDueAt(now: Date): Promise<Date | null> {
+  const { rows } = await pool.query<{ at: string }>(
     prepared(
-      `SELECT id, attempts, attempt_limit AS "attemptLimit", to_json(next_attempt_at) #>> '{}' AS "nextAttemptAt"
-     FROM webhook_event
-     WHERE state = 'PENDING' AND enqueued_at IS NOT NULL AND next_attempt_at < $1 AND (lease_until IS NULL OR lease_until < $2)
-     ORDER BY next_attempt_at LIMIT $3`,
-      [utc(new Date(now.getTime() - graceMs)), utc(now), limit],
+      `SELECT to_json(next_attempt_at) #>> '{}' AS at FROM webhook_event
+     WHERE state = 'PENDING' AND enqueued_at IS NULL AND next_attempt_at > $1
+     ORDER BY next_attempt_at LIMIT 1`,
+      [utc(now)],
     ),
   );
-  return rows.map((row) => ({ ...row, nextAttemptAt: fromUtcText(row.nextAttemptAt) }));
+  return rows[0] ? fromUtcText(rows[0].at) : null;
 }
 
 /** An event taken for one attempt, whose attempt row is already written (IN_FLIGHT). */
@@ -76,40 +83,55 @@ export interface AttemptVerdict {
 }
 
 /**
- * The outbox's statements, batched. `start` takes a pending event for one attempt and records the
- * attempt before anything is sent (a worker killed mid-delivery leaves it IN_FLIGHT). An event whose
- * lease is still running is another attempt's: a second job for it (given by the reconcile while its
- * first one waited out a Redis outage, or given back by Redis) finds it taken and sends nothing. `finish`
- * records what the attempt came to and moves the event on, attempt and event in one statement.
+ * Starts attempts, batched: takes each event for its attempt and records the attempt IN_FLIGHT before
+ * anything is sent (a worker killed mid-delivery leaves it so). An event is taken only for the attempt
+ * that comes next and only while no lease holds it, so a second job for the same attempt (given
+ * again while the first waited out a Redis outage, or given back by Redis) finds it taken, or made,
+ * and sends nothing.
  */
-export function openOutbox(leaseMs: number) {
-  const starts = new DataLoader<string, StartedAttempt | null>(
-    async (ids) => {
+function startsAttempts(leaseMs: number) {
+  return new DataLoader<DueAttempt, StartedAttempt | null>(
+    async (due) => {
       const startedAt = new Date();
       const { rows } = await pool.query<Omit<StartedAttempt, "startedAt">>(
         prepared(
-          `WITH claimed AS (
-           UPDATE webhook_event SET attempts = attempts + 1, lease_until = $2
-           WHERE id = ANY($1::uuid[]) AND state = 'PENDING' AND (lease_until IS NULL OR lease_until <= $3)
-           RETURNING id, url, payload, attempts, attempt_limit, correlation_id, traceparent),
+          `WITH due AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS d(id, attempt)),
+         claimed AS (
+           UPDATE webhook_event e SET attempts = e.attempts + 1, lease_until = $3
+           FROM due d
+           WHERE e.id = d.id AND e.attempts = d.attempt - 1 AND e.state = 'PENDING'
+             AND (e.lease_until IS NULL OR e.lease_until <= $4)
+           RETURNING e.id, e.url, e.payload, e.attempts, e.attempt_limit, e.correlation_id, e.traceparent),
          attempt AS (
            INSERT INTO webhook_attempt (id, event_id, number, started_at, outcome)
-           SELECT gen_random_uuid(), id, attempts, $3, 'IN_FLIGHT' FROM claimed
+           SELECT gen_random_uuid(), id, attempts, $4, 'IN_FLIGHT' FROM claimed
            RETURNING id, event_id)
          SELECT c.id, c.url, c.payload, c.attempts, c.attempt_limit AS "attemptLimit",
                 c.correlation_id AS "correlationId", c.traceparent, a.id AS "attemptId"
          FROM claimed c JOIN attempt a ON a.event_id = c.id`,
-          [ids, utc(new Date(startedAt.getTime() + leaseMs)), utc(startedAt)],
+          [due.map((d) => d.eventId), due.map((d) => d.attempt), utc(new Date(startedAt.getTime() + leaseMs)), utc(startedAt)],
         ),
       );
+      // The same attempt asked for twice in one batch is made once: only the first ask gets it.
       const byId = new Map(rows.map((row) => [row.id, { ...row, startedAt }]));
-      return ids.map((id) => byId.get(id) ?? null);
+      return due.map(({ eventId }) => {
+        const started = byId.get(eventId) ?? null;
+        byId.delete(eventId);
+        return started;
+      });
     },
     { cache: false, batchScheduleFn: (run) => setTimeout(run, BATCH_WINDOW_MS) },
   );
+}
 
-  type Finish = { attempt: StartedAttempt; result: AttemptResult; verdict: AttemptVerdict };
-  const finishes = new DataLoader<Finish, true>(
+type Finish = { attempt: StartedAttempt; result: AttemptResult; verdict: AttemptVerdict };
+
+/**
+ * Finishes attempts, batched: records what each came to and moves its event on, attempt and event in
+ * one statement. An event that stays PENDING has no job until its next attempt is due.
+ */
+function finishesAttempts() {
+  return new DataLoader<Finish, true>(
     async (batch) => {
       const rows = batch.map(({ attempt, result, verdict }) => ({
         attempt_id: attempt.attemptId,
@@ -134,8 +156,9 @@ export function openOutbox(leaseMs: number) {
            UPDATE webhook_attempt a SET duration_ms = d.duration_ms, outcome = d.outcome::"WebhookAttemptOutcome",
              status_code = d.status_code, error = d.error, response_excerpt = d.response_excerpt
            FROM done d WHERE a.id = d.attempt_id)
-         UPDATE webhook_event e SET state = d.state::"WebhookEventState", lease_until = NULL, last_error = d.last_error,
-           delivered_at = d.delivered_at, next_attempt_at = COALESCE(d.next_attempt_at, e.next_attempt_at), updated_at = now()
+         UPDATE webhook_event e SET state = d.state::"WebhookEventState", lease_until = NULL, enqueued_at = NULL,
+           last_error = d.last_error, delivered_at = d.delivered_at,
+           next_attempt_at = COALESCE(d.next_attempt_at, e.next_attempt_at), updated_at = now()
          FROM done d WHERE e.id = d.event_id`,
           [JSON.stringify(rows)],
         ),
@@ -144,10 +167,15 @@ export function openOutbox(leaseMs: number) {
     },
     { cache: false, batchScheduleFn: (run) => setTimeout(run, BATCH_WINDOW_MS) },
   );
+}
 
+/** The statements of an attempt; `leaseMs` is how long a started attempt holds its event. */
+export function openOutbox(leaseMs: number) {
+  const starts = startsAttempts(leaseMs);
+  const finishes = finishesAttempts();
   return {
-    /** Takes a pending event for one attempt (null: it is no longer pending, or another attempt holds it) and records the attempt as IN_FLIGHT. */
-    start: (eventId: string) => starts.load(eventId),
+    /** Takes an event for its attempt `attempt` and records it IN_FLIGHT; null: that attempt is not the event's next, or another holds the event. */
+    start: (due: DueAttempt) => starts.load(due),
     /** Records what an attempt came to and moves its event to `verdict`. */
     finish: (attempt: StartedAttempt, result: AttemptResult, verdict: AttemptVerdict) =>
       finishes.load({ attempt, result, verdict }).then(() => undefined),

@@ -18,14 +18,23 @@ export const maintenanceJobs = {
 } as const;
 
 /**
- * Webhook deliveries. New events get their first attempts together, up to FIRST_ATTEMPTS_BATCH a job
- * (id `first.<first event id>`); an event's later attempts are a job of their own (id: the event id
- * and its attempt limit, see jobs/drain-outbox.ts), which BullMQ retries on the schedule.
+ * Webhook deliveries: each job makes the given attempts of up to ATTEMPTS_PER_JOB events now, once
+ * (BullMQ retries nothing). When an attempt comes and what follows a failure is PostgreSQL's to say
+ * (worker/outbox.ts, worker/retry-schedule.ts).
  */
 export const WEBHOOK_QUEUE = "webhooks";
+/** Attempts per delivery job: fewer queue round trips per notification in a burst. */
+export const ATTEMPTS_PER_JOB = 10;
 export const webhookJobs = {
-  firstAttempts: { name: "first-attempts", data: z.object({ eventIds: z.array(z.uuid()).min(1) }) },
-  deliver: { name: "deliver-webhook", data: z.object({ eventId: z.uuid() }) },
+  attempts: {
+    name: "delivery-attempts",
+    data: z.object({
+      attempts: z
+        .array(z.object({ eventId: z.uuid(), attempt: z.number().int().min(1) }))
+        .min(1)
+        .max(ATTEMPTS_PER_JOB),
+    }),
+  },
 } as const;
 
 type JobKind = { name: string; data: z.ZodObject };
@@ -65,6 +74,6 @@ export function createQueue<T = unknown>(
 /**
  * BullMQ's refusal to renew or finish a job whose keys or lock Redis no longer holds: a failover
  * promoted a replica that had not received them yet, or Redis restarted empty. Nothing is lost:
- * the job's event stays in PostgreSQL's outbox, which the reconcile queues again.
+ * the job's events stay pending in PostgreSQL's outbox, whose poll gives them a job again.
  */
 export const isLostJobState = (err: Error) => /^(Missing (key|lock) for job |could not renew lock for job )/.test(err.message);

@@ -5,24 +5,25 @@ import { isLostJobState, readJob, unknownJob, WEBHOOK_QUEUE, webhookJobs } from 
 
 describe("the worker's jobs", () => {
   it("read their data as their kind declares it", () => {
-    const eventIds = [randomUUID(), randomUUID()];
-    expect(readJob(webhookJobs.firstAttempts, { name: "first-attempts", id: "first.1", data: { eventIds } })).toEqual({
-      eventIds,
-    });
-    const eventId = randomUUID();
-    expect(readJob(webhookJobs.deliver, { name: "deliver-webhook", id: `${eventId}.8`, data: { eventId } })).toEqual({
-      eventId,
-    });
+    const attempts = [
+      { eventId: randomUUID(), attempt: 1 },
+      { eventId: randomUUID(), attempt: 3 },
+    ];
+    expect(readJob(webhookJobs.attempts, { name: "delivery-attempts", id: "1", data: { attempts } })).toEqual({ attempts });
   });
 
   it.each([
-    ["a batch without events", "firstAttempts", { eventIds: [] }],
-    ["a delivery carrying a batch", "deliver", { eventIds: [randomUUID()] }],
-    ["an event id that is no id", "deliver", { eventId: "1; DROP TABLE" }],
-    ["no data", "deliver", null],
-  ] as const)("fail for good when they carry data they cannot have: %s", (_, kind, data) => {
-    const { name, data: schema } = webhookJobs[kind];
-    expect(() => readJob({ data: schema }, { name, id: "x", data })).toThrow(UnrecoverableError);
+    ["no attempts", { attempts: [] }],
+    ["more attempts than a job carries", { attempts: Array.from({ length: 11 }, () => ({ eventId: randomUUID(), attempt: 1 })) }],
+    ["an attempt without its number", { attempts: [{ eventId: randomUUID() }] }],
+    ["an attempt numbered 0", { attempts: [{ eventId: randomUUID(), attempt: 0 }] }],
+    ["an event id that is no id", { attempts: [{ eventId: "1; DROP TABLE", attempt: 1 }] }],
+    ["the data of an earlier version's job", { eventIds: [randomUUID()] }],
+    ["no data (a job whose hash Redis lost)", null],
+  ] as const)("fail for good when they carry data they cannot have: %s", (_, data) => {
+    expect(() => readJob(webhookJobs.attempts, { name: undefined as unknown as string, id: "x", data })).toThrow(
+      UnrecoverableError,
+    );
   });
 
   it("fail for good under a name the queue does not know", () => {

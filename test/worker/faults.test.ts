@@ -1,12 +1,12 @@
 import { built } from "../built.js";
 import { spawn } from "node:child_process";
 import { Redis } from "ioredis";
-import { db } from "../../src/db.js";
+import { db, pool } from "../../src/db.js";
 import { describe, expect, it } from "vitest";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { testEnv } from "../../vitest.config.js";
 import { buildRequest, payer } from "../factories.js";
-import { deliveryJob } from "../../worker/jobs/drain-outbox.js";
+import { deliveryJobs } from "../../worker/jobs/queue-due-attempts.js";
 import { createQueue, WEBHOOK_QUEUE, type WebhookJobData } from "../../worker/queues.js";
 import { eventOf, keptLog, startReceiver, until, verifyNotifications, withWorker, workerConfig } from "./harness.js";
 
@@ -36,15 +36,13 @@ describe("webhook delivery under faults", () => {
   it("delivers every pending event after Redis loses its queue", async () => {
     const receiver = await startReceiver((i) => ({ status: i < 3 ? 503 : 200 }));
     const config = workerConfig({ retryDelaysMs: [1_000, 50, 50, 50, 50, 50, 50] });
-    // loseQueues deletes in batches, so it can take a job's hash before its place in the delayed
-    // set: a partial loss (the next case makes one on purpose). Should this case fail, its message
-    // carries what the worker logged.
+    // Should this case fail, its message carries what the worker logged.
     const log = keptLog();
     await withWorker(
       config,
       async () => {
         const purchases = await Promise.all([paidPurchase(receiver.url), paidPurchase(receiver.url), paidPurchase(receiver.url)]);
-        // Each event fails once and waits in Redis for its retry; then Redis loses the worker's queue.
+        // Each event fails once and waits for its retry; then Redis loses the worker's queues.
         await until(
           () => receiver.received.length,
           (n) => n >= 3,
@@ -69,48 +67,47 @@ describe("webhook delivery under faults", () => {
     // worker is closed before the next test starts (a test timeout would leave it delivering).
   }, 60_000);
 
-  it("delivers an event whose queued retry lost its data while keeping its place (a partial loss)", async () => {
-    const receiver = await startReceiver((i) => ({ status: i === 0 ? 503 : 200 }));
-    const config = workerConfig({ retryDelaysMs: [1_000, 50, 50, 50, 50, 50, 50] });
-    await withWorker(config, async () => {
-      const purchase = await paidPurchase(receiver.url);
-      const { id, attemptLimit } = await until(
-        () => eventOf(purchase.id),
-        (event) => event.attempts === 1 && event.deliveryAttempts[0]?.outcome === "FAILED",
-      );
-      // The retry waits in the delayed set under the event's job id; Redis loses the job's hash only.
-      const job = `${config.queues.prefix}:webhooks:${id}.${attemptLimit ?? config.webhooks.retryDelaysMs.length + 1}`;
-      const redis = new Redis(testEnv.REDIS_URL);
-      try {
-        await until(
-          () => redis.exists(job),
-          (found) => found === 1,
-        );
-        expect(await redis.del(job)).toBe(1);
-      } finally {
-        await redis.quit();
-      }
+  it("delivers an event whose queued job lost its data while keeping its place (a partial loss)", async () => {
+    const receiver = await startReceiver();
+    const config = workerConfig();
+    const purchase = await paidPurchase(receiver.url);
+    const { id } = await eventOf(purchase.id);
+    // The event was given its job, as the outbox's poll does; then Redis lost the job's hash, while
+    // its id stayed in the waiting list.
+    const redis = new Redis(testEnv.REDIS_URL);
+    const webhooks = createQueue<WebhookJobData>(WEBHOOK_QUEUE, redis, config.queues.prefix);
+    try {
+      await pool.query("UPDATE webhook_event SET enqueued_at = now() WHERE id = $1", [id]);
+      const [job] = await webhooks.addBulk(deliveryJobs([{ eventId: id, attempt: 1 }]));
+      expect(await redis.del(`${config.queues.prefix}:webhooks:${job!.id}`)).toBe(1);
+      expect(await webhooks.getWaitingCount()).toBe(1);
+    } finally {
+      await webhooks.close();
+      await redis.quit();
+    }
 
+    await withWorker(config, async () => {
       const event = await until(
         () => eventOf(purchase.id),
         (e) => e.state === "DELIVERED",
         15_000,
       );
-      expect(event.deliveryAttempts.map((a) => a.outcome)).toEqual(["FAILED", "DELIVERED"]);
-      expect(receiver.of(id)).toHaveLength(2);
+      expect(event.deliveryAttempts.map((a) => a.outcome)).toEqual(["DELIVERED"]);
+      expect(receiver.of(id)).toHaveLength(1);
     });
     await receiver.close();
   }, 60_000);
 
-  it("delivers a new event whose first-attempts job is a leftover hash that will never run", async () => {
+  it("delivers a new event whose job's id holds a leftover hash (Redis lost its id counter)", async () => {
     const receiver = await startReceiver();
     const config = workerConfig();
     const purchase = await paidPurchase(receiver.url);
     const { id } = await eventOf(purchase.id);
-    // What BullMQ's move to active leaves of a job whose hash was lost: no name, no data, in no list.
+    // What BullMQ's move to active leaves of a job whose hash was lost: no name, no data, in no
+    // list, under the id the queue's first job gets.
     const redis = new Redis(testEnv.REDIS_URL);
     try {
-      await redis.hset(`${config.queues.prefix}:webhooks:first.${id}`, { processedOn: Date.now(), ats: 1 });
+      await redis.hset(`${config.queues.prefix}:webhooks:1`, { processedOn: Date.now(), ats: 1 });
     } finally {
       await redis.quit();
     }
@@ -128,8 +125,8 @@ describe("webhook delivery under faults", () => {
   }, 60_000);
 
   it("sends a notification once when a second job for its event runs while its attempt is in flight", async () => {
-    // After an outage (a Redis failover, a restart), the reconcile gives a job to an event whose
-    // first job had not run yet; once Redis is back, both run at once. The receiver holds the first
+    // After an outage (a Redis failover, a restart), the outbox's poll gives a job again to an event
+    // whose first job had not run yet; once Redis is back, both run at once. The receiver holds the first
     // call for half a second (within the attempt timeout): the second job runs while it waits.
     const receiver = await startReceiver((i) => ({ delayMs: i === 0 ? 500 : 0 }));
     const config = workerConfig();
@@ -142,10 +139,9 @@ describe("webhook delivery under faults", () => {
       const { id } = await eventOf(purchase.id);
       const webhooks = createQueue<WebhookJobData>(WEBHOOK_QUEUE, new Redis(testEnv.REDIS_URL), config.queues.prefix);
       try {
-        const job = deliveryJob({ id, attempts: 0, attemptLimit: null, nextAttemptAt: new Date() }, [], Date.now());
-        const added = await webhooks.add(job.name, job.data, job.opts);
+        const [added] = await webhooks.addBulk(deliveryJobs([{ eventId: id, attempt: 1 }]));
         await until(
-          () => webhooks.getJobState(added.id!),
+          () => webhooks.getJobState(added!.id!),
           (state) => state === "unknown",
         );
       } finally {

@@ -7,8 +7,8 @@ import { WEBHOOK_CHANNEL } from "./outbox.js";
 /**
  * The parts of a write statement that put a completed transaction in the outbox, when the request has
  * a notifyUrl: the event row (a CTE) and the statement's final SELECT, which wakes the worker with
- * NOTIFY once the transaction commits (its periodic drain catches anything missed). The worker
- * delivers it; the API never does. The row keeps the call's request id and, when the call is traced,
+ * NOTIFY once the transaction commits (its periodic poll of the outbox catches anything missed). The
+ * worker delivers it; the API never does. The row keeps the call's request id and, when the call is traced,
  * its `traceparent`, which the worker's delivery traces link to. Without a notifyUrl: no part, and a
  * final SELECT that does nothing.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coalesced } from "../../worker/coalesced.js";
+import { oneRunAtATime } from "../../worker/one-run-at-a-time.js";
 
 /** A run that finishes when told to, counting how many were started. */
 function controlledWork() {
@@ -17,45 +17,45 @@ function controlledWork() {
   };
 }
 
-describe("coalesced runs (the outbox drain)", () => {
+describe("one run at a time (the outbox poll)", () => {
   it("runs once at a time, and once more after a run however often it was asked meanwhile", async () => {
     const runs = controlledWork();
-    const drains = coalesced(runs.work, () => {});
-    drains.run();
-    for (let i = 0; i < 5; i++) drains.run();
+    const polls = oneRunAtATime(runs.work, () => {});
+    polls.request();
+    for (let i = 0; i < 5; i++) polls.request();
     expect(runs.started()).toBe(1);
     runs.finish(0);
     await expect.poll(() => runs.started()).toBe(2);
     runs.finish(1);
-    await drains.settled();
+    await polls.settled();
     expect(runs.started()).toBe(2);
   });
 
   it("hands a failed run to its reporter and goes on running when asked", async () => {
     const runs = controlledWork();
     const failures: unknown[] = [];
-    const drains = coalesced(runs.work, (err) => failures.push(err));
-    drains.run();
-    drains.run();
+    const polls = oneRunAtATime(runs.work, (err) => failures.push(err));
+    polls.request();
+    polls.request();
     runs.fail(0, new Error("database gone"));
     await expect.poll(() => runs.started()).toBe(2);
     expect(failures).toEqual([new Error("database gone")]);
     runs.finish(1);
-    await drains.settled();
-    drains.run();
+    await polls.settled();
+    polls.request();
     expect(runs.started()).toBe(3);
     runs.finish(2);
-    await drains.settled();
+    await polls.settled();
     expect(failures).toHaveLength(1);
   });
 
   it("settles only once the run asked for meanwhile has finished too", async () => {
     const runs = controlledWork();
-    const drains = coalesced(runs.work, () => {});
-    drains.run();
-    drains.run();
+    const polls = oneRunAtATime(runs.work, () => {});
+    polls.request();
+    polls.request();
     let settled = false;
-    const settling = drains.settled().then(() => (settled = true));
+    const settling = polls.settled().then(() => (settled = true));
     runs.finish(0);
     await expect.poll(() => runs.started()).toBe(2);
     expect(settled).toBe(false);

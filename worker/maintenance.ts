@@ -1,0 +1,62 @@
+import { Worker, type ConnectionOptions } from "bullmq";
+import type { Logger } from "../src/logger.js";
+import type { WorkerConfig } from "./config.js";
+import { runExpiryJob } from "./jobs/expire-requests.js";
+import { runRetentionSweep } from "./jobs/sweep-retention.js";
+import type { WorkerMetrics } from "./metrics.js";
+import { createQueue, MAINTENANCE_QUEUE, maintenanceJobs, readJob, unknownJob } from "./queues.js";
+
+/**
+ * The maintenance queue: the expiry and retention sweeps as repeating jobs of its schedulers (one
+ * job per interval however many workers run), and the worker that runs them one at a time. The
+ * schedulers are upserted again every `config.webhooks.reconcileIntervalMs`, in case Redis lost them.
+ */
+export async function startMaintenance(
+  connection: ConnectionOptions,
+  config: WorkerConfig,
+  metrics: WorkerMetrics,
+  logger: Logger,
+  failures: { redis: (err: unknown) => void; schedules: (err: unknown) => void },
+) {
+  const queue = createQueue(MAINTENANCE_QUEUE, connection, config.queues.prefix);
+  queue.on("error", failures.redis);
+  const ensureSchedules = () =>
+    Promise.all([
+      queue.upsertJobScheduler(
+        maintenanceJobs.expireRequests.name,
+        { every: config.expiry.sweepIntervalMs },
+        { name: maintenanceJobs.expireRequests.name },
+      ),
+      queue.upsertJobScheduler(
+        maintenanceJobs.sweepRetention.name,
+        { every: config.retention.sweepIntervalMs },
+        { name: maintenanceJobs.sweepRetention.name },
+      ),
+    ]);
+  await ensureSchedules();
+  const restore = setInterval(() => void ensureSchedules().catch(failures.schedules), config.webhooks.reconcileIntervalMs);
+
+  const worker = new Worker(
+    MAINTENANCE_QUEUE,
+    async (job) => {
+      const jobLogger = logger.child({ job: job.name, jobId: job.id });
+      switch (job.name) {
+        case maintenanceJobs.expireRequests.name:
+          readJob(maintenanceJobs.expireRequests, job);
+          return runExpiryJob(jobLogger);
+        case maintenanceJobs.sweepRetention.name:
+          readJob(maintenanceJobs.sweepRetention, job);
+          return runRetentionSweep(config.retention, metrics, jobLogger);
+        default:
+          throw unknownJob(MAINTENANCE_QUEUE, job);
+      }
+    },
+    { connection, prefix: config.queues.prefix, concurrency: 1 },
+  );
+  return {
+    queue,
+    worker,
+    /** Stops restoring the schedulers; the caller closes the worker and then the queue. */
+    stop: () => clearInterval(restore),
+  };
+}

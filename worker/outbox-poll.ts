@@ -1,0 +1,66 @@
+import type { Queue } from "bullmq";
+import type { Logger } from "../src/logger.js";
+import { queueDueAttempts } from "./jobs/queue-due-attempts.js";
+import { oneRunAtATime } from "./one-run-at-a-time.js";
+import { listenForOutbox } from "./outbox-listener.js";
+import { nextDueAt } from "./outbox.js";
+import type { OutageReporter } from "./outage.js";
+import type { WebhookJobData } from "./queues.js";
+
+/**
+ * The poll of the outbox, the one thing that gives webhook events their delivery jobs (see
+ * queueDueAttempts): on every NOTIFY of a new or redelivered event, when the next failed event's
+ * attempt is due, and every `intervalMs`, which is also how long a job may go unrun before it is
+ * taken for lost and given again. Runs never overlap.
+ */
+export function startOutboxPoll(
+  queue: Queue<WebhookJobData>,
+  settings: { intervalMs: number; listenUrl: string },
+  databaseOutage: OutageReporter,
+  failed: (err: unknown) => void,
+  logger: Logger,
+) {
+  let stopped = false;
+  let wake: { at: number; timer: NodeJS.Timeout } | null = null;
+
+  /** Polls at `at`, unless a poll comes sooner anyway; the periodic one covers anything further off. */
+  const pollAt = (at: Date) => {
+    const ms = at.getTime();
+    if (stopped || (wake && wake.at <= ms) || ms - Date.now() > settings.intervalMs) return;
+    if (wake) clearTimeout(wake.timer);
+    const timer = setTimeout(() => {
+      wake = null;
+      polls.request();
+    }, ms - Date.now());
+    wake = { at: ms, timer };
+  };
+
+  const poll = async () => {
+    const { again } = await queueDueAttempts(queue, settings.intervalMs);
+    databaseOutage.recovered();
+    if (again > 0) logger.warn({ events: again }, "gave webhook events whose job was lost a job again");
+    // Any worker's failed attempts: this one polls when the first of them is due.
+    const next = await nextDueAt(new Date());
+    if (next) pollAt(next);
+  };
+  const polls = oneRunAtATime(poll, failed);
+  const request = () => {
+    if (!stopped) polls.request();
+  };
+  const listener = listenForOutbox(settings.listenUrl, request, databaseOutage);
+  const ticker = setInterval(request, settings.intervalMs);
+
+  return {
+    /** Told when a failed event's next attempt is due (by the attempt that failed). */
+    pollAt,
+    /** Stops polling; a poll under way goes on (see settled). */
+    async stop() {
+      stopped = true;
+      clearInterval(ticker);
+      if (wake) clearTimeout(wake.timer);
+      await listener.close();
+    },
+    /** Resolves once no poll is under way. */
+    settled: () => polls.settled(),
+  };
+}
