@@ -46,6 +46,8 @@ function scalar<T extends string | number | boolean>(
 export const text = (): Column<string> => scalar("text", "string");
 export const uuid = (): Column<string> => scalar("uuid", "string");
 export const int = (): Column<number> => scalar<number>("int", "number", Number.isInteger);
+/** float8: fractions, and Infinity. */
+export const double = (): Column<number> => scalar<number>("float8", "number");
 export const boolean = (): Column<boolean> => scalar("boolean", "boolean");
 
 /** One of a Prisma enum's values (the generated object of its values, and the SQL type's name). */

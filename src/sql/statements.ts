@@ -1,3 +1,4 @@
+import pg from "pg";
 import { prepared, type Sql } from "../db.js";
 import { RowShapeError, type Column } from "./columns.js";
 
@@ -46,9 +47,17 @@ export function statement<S extends Shape>(text: string, columns: S): Statement<
   return declared;
 }
 
+/** Timestamps (without a zone) as their UTC text, which the timestamp column decodes; pg's own parsers for the rest. */
+const UTC_TEXT_TIMESTAMPS = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === pg.types.builtins.TIMESTAMP
+      ? (text: string) => text
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
 /** Runs a statement (prepared, see db.ts) and maps each row to its shape. */
 export async function queryRows<R>(sql: Sql, { text, shape }: Statement<R>, values: unknown[]): Promise<R[]> {
-  const { rows } = await sql.query(prepared(text, values));
+  const { rows } = await sql.query({ ...prepared(text, values), types: UTC_TEXT_TIMESTAMPS });
   return rows.map((row: Record<string, unknown>) => shape.decode(row));
 }
 

@@ -1,5 +1,7 @@
 import type { Result } from "ioredis";
-import { prepared, primaryDatabase, type Database } from "../db.js";
+import { primaryDatabase, type Database } from "../db.js";
+import { bigint, double, text } from "../sql/columns.js";
+import { queryRow, statement } from "../sql/statements.js";
 import type { Actor, DomainContext } from "../domain/context.js";
 import type { Logger } from "../logger.js";
 import type { RedisClient } from "../redis-connection.js";
@@ -30,19 +32,22 @@ export const writeMark = (merchantId: string) => `payreq:wrote:{merchant:${merch
  * Where the primary's WAL ends after a commit: at or past that commit's record, whatever
  * synchronous_commit is (the write position may not have reached it yet). As a byte count.
  */
-const PRIMARY_POSITION = "SELECT (pg_current_wal_insert_lsn() - '0/0')::text AS position";
+const PRIMARY_POSITION = statement("SELECT (pg_current_wal_insert_lsn() - '0/0')::text AS position", { position: text() });
 
 /**
  * How far the replica has replayed, and how long ago what it has replayed was current on the
  * primary: 0 while it has replayed all it received and a WAL receiver is connected; else the age
  * of the last transaction it replayed (an upper bound). A server not in recovery is current.
  */
-const REPLICA_POSITION = `SELECT
+const REPLICA_POSITION = statement(
+  `SELECT
   (CASE WHEN pg_is_in_recovery() THEN coalesce(pg_last_wal_replay_lsn(), '0/0') ELSE pg_current_wal_lsn() END - '0/0')::text AS replayed,
   (CASE WHEN NOT pg_is_in_recovery() THEN 0
         WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() AND EXISTS (SELECT FROM pg_stat_wal_receiver) THEN 0
         ELSE coalesce(extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp()) * 1000, 'Infinity') END)::float8
-    AS "behindMs"`;
+    AS "behindMs"`,
+  { replayed: bigint(), behindMs: double() },
+);
 
 interface ReplicaPosition {
   replayed: bigint;
@@ -95,8 +100,7 @@ return 1`,
     (looking ??= (async () => {
       const at = Date.now();
       try {
-        const { rows } = await replica.pool.query<{ replayed: string; behindMs: number }>(prepared(REPLICA_POSITION, []));
-        const position = { replayed: BigInt(rows[0]!.replayed), behindMs: rows[0]!.behindMs, at };
+        const position = { ...(await queryRow(replica.pool, REPLICA_POSITION, []))!, at };
         if (!last || last.at <= at) last = position;
         return position;
       } catch (err) {
@@ -118,8 +122,8 @@ return 1`,
     async wrote(actor) {
       if (actor.kind !== "merchant") return;
       try {
-        const { rows } = await primaryDatabase().pool.query<{ position: string }>(prepared(PRIMARY_POSITION, []));
-        await redis.noteWalPosition(writeMark(actor.merchantId), rows[0]!.position, WRITE_MARK_MS);
+        const { position } = (await queryRow(primaryDatabase().pool, PRIMARY_POSITION, []))!;
+        await redis.noteWalPosition(writeMark(actor.merchantId), position, WRITE_MARK_MS);
       } catch (err) {
         // The write stands; without its mark a read here could miss it, so this process reads the primary meanwhile.
         doubtMarks();

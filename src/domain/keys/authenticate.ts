@@ -1,5 +1,6 @@
 import { pool, prepared, toUtcText } from "../../db.js";
-import type { ApiKey } from "../../generated/prisma/client.js";
+import { queryRow, statement } from "../../sql/statements.js";
+import { apiKeys } from "../../sql/tables.js";
 import type { Actor } from "../context.js";
 import { UnauthenticatedError } from "../errors.js";
 import { hashApiKey } from "./api-key.js";
@@ -14,7 +15,12 @@ export interface AuthenticatedKey {
   lastUsedAt: Date | null;
 }
 
-type ApiKeyRow = Pick<ApiKey, "id" | "prefix" | "kind" | "merchantId" | "revokedAt" | "lastUsedAt" | "rateLimitPerMinute">;
+const KEY_BY_HASH = statement(
+  `SELECT id, prefix, kind, merchant_id AS "merchantId", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt",
+          rate_limit_per_minute AS "rateLimitPerMinute"
+   FROM api_key WHERE hash = $1`,
+  apiKeys.pick("id", "prefix", "kind", "merchantId", "revokedAt", "lastUsedAt", "rateLimitPerMinute").columns,
+);
 
 /**
  * Resolves an X-Api-Key header to the key and the actor it speaks for, or throws KEY_NOT_AUTHORIZED.
@@ -23,15 +29,7 @@ type ApiKeyRow = Pick<ApiKey, "id" | "prefix" | "kind" | "merchantId" | "revoked
 export async function authenticate(key: string | null | undefined, hash?: string): Promise<AuthenticatedKey> {
   if (!key || key.length > 200) throw new UnauthenticatedError();
   // Every call starts here, so it reads with plain SQL (see docs/architecture.md).
-  const { rows } = await pool.query<ApiKeyRow>(
-    prepared(
-      `SELECT id, prefix, kind, merchant_id AS "merchantId", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt",
-            rate_limit_per_minute AS "rateLimitPerMinute"
-     FROM api_key WHERE hash = $1`,
-      [hash ?? hashApiKey(key.trim())],
-    ),
-  );
-  const apiKey = rows[0];
+  const apiKey = await queryRow(pool, KEY_BY_HASH, [hash ?? hashApiKey(key.trim())]);
   if (!apiKey || apiKey.revokedAt) throw new UnauthenticatedError();
   const meta = {
     keyId: apiKey.id,

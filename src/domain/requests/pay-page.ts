@@ -1,4 +1,7 @@
-import { pool, prepared } from "../../db.js";
+import { pool } from "../../db.js";
+import { nullable } from "../../sql/columns.js";
+import { queryRow, statement } from "../../sql/statements.js";
+import { configurationItems, merchants } from "../../sql/tables.js";
 import type { DomainContext } from "../context.js";
 import { isWellFormedText } from "../validation.js";
 import { sandboxWalletLedgerId } from "../ledgers/sandbox.js";
@@ -26,14 +29,21 @@ export interface PayPageRequest {
   walletLedger: string | null;
 }
 
-const MERCHANT_AND_UNITS = `
+const MERCHANT_AND_UNITS = statement(
+  `
   SELECT m.name AS "merchantName", i.units_label AS label, i.fractional_digits AS "fractionalDigits"
   FROM merchant m
   LEFT JOIN LATERAL (
     SELECT units_label, fractional_digits FROM configuration_item
     WHERE merchant_id = m.id AND client_id IS NOT DISTINCT FROM $2 AND currency = $3
     ORDER BY index LIMIT 1) i ON true
-  WHERE m.id = $1`;
+  WHERE m.id = $1`,
+  {
+    merchantName: merchants.columns.name,
+    label: nullable(configurationItems.columns.unitsLabel),
+    fractionalDigits: nullable(configurationItems.columns.fractionalDigits),
+  },
+);
 
 /**
  * A request by the code in a pay page's address or typed on it: its requestCode, or its shortCode
@@ -46,10 +56,7 @@ export async function findPayPageRequest(code: string): Promise<PayPageRequest |
     (shortCode && (await findRequestDetails({ shortCode }))) ||
     (code.length <= 64 && !shortCode ? await findRequestDetails({ requestCode: code }) : null);
   if (!request) return null;
-  const { rows } = await pool.query<{ merchantName: string; label: string | null; fractionalDigits: number | null }>(
-    prepared(MERCHANT_AND_UNITS, [request.merchantId, request.clientId, request.asset]),
-  );
-  const row = rows[0]!;
+  const row = (await queryRow(pool, MERCHANT_AND_UNITS, [request.merchantId, request.clientId, request.asset]))!;
   const wallet = sandboxWalletLedgerId(request.asset);
   return {
     request,

@@ -1,4 +1,6 @@
 import { pool, prepared } from "../../db.js";
+import { queryRows, statement } from "../../sql/statements.js";
+import { configurationItems } from "../../sql/tables.js";
 import type { PaymentMethod } from "../../generated/prisma/client.js";
 import { ForbiddenError } from "../errors.js";
 
@@ -9,6 +11,14 @@ export interface NewPaymentOption {
   account: string | null;
   methods: PaymentMethod[];
 }
+
+const OFFERED_ITEMS = statement(
+  `SELECT i.ledger_id AS "ledgerId", i.account, i.methods::text[] AS methods
+   FROM configuration_item i JOIN ledger l ON l.id = i.ledger_id
+   WHERE i.merchant_id = $1 AND i.client_id IS NOT DISTINCT FROM $2 AND l.enabled AND i.currency = $3
+   ORDER BY i.index`,
+  configurationItems.pick("ledgerId", "account", "methods").columns,
+);
 
 /**
  * The options a new request offers: the merchant's configuration items (or, with a client, the
@@ -25,15 +35,7 @@ export async function paymentOptionsFor(merchantId: string, clientId: string | u
       throw new ForbiddenError("MERCHANT_CONFIGURATION_NOT_FOUND", "The clientId is not a configuration of this merchant.");
     }
   }
-  const { rows: items } = await pool.query<{ ledgerId: string; account: string | null; methods: PaymentMethod[] }>(
-    prepared(
-      `SELECT i.ledger_id AS "ledgerId", i.account, i.methods::text[] AS methods
-     FROM configuration_item i JOIN ledger l ON l.id = i.ledger_id
-     WHERE i.merchant_id = $1 AND i.client_id IS NOT DISTINCT FROM $2 AND l.enabled AND i.currency = $3
-     ORDER BY i.index`,
-      [merchantId, clientId ?? null, asset],
-    ),
-  );
+  const items = await queryRows(pool, OFFERED_ITEMS, [merchantId, clientId ?? null, asset]);
   const ledgers = new Set<string>();
   const options: NewPaymentOption[] = items
     .filter((item) => !ledgers.has(item.ledgerId) && ledgers.add(item.ledgerId))

@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { inTransaction, pool, prepared, toUtcText as utc } from "../../db.js";
+import { int } from "../../sql/columns.js";
+import { queryRow, statement } from "../../sql/statements.js";
 
 /**
  * Retention: what the service deletes, and when. Each sweep deletes in batches of `batchSize` rows,
@@ -33,7 +35,8 @@ const EXPIRED_IDEMPOTENCY_KEYS = `
     SELECT ctid FROM idempotency_key WHERE expires_at < $1::timestamp(3) LIMIT $2))`;
 
 // Attempts go with their event (ON DELETE CASCADE); the statement counts them first.
-const FINISHED_WEBHOOK_EVENTS = `
+const FINISHED_WEBHOOK_EVENTS = statement(
+  `
   WITH doomed AS (
     SELECT id FROM webhook_event WHERE state <> 'PENDING' AND updated_at < $1::timestamp(3) LIMIT $2 FOR UPDATE SKIP LOCKED
   ), attempts AS (
@@ -41,7 +44,9 @@ const FINISHED_WEBHOOK_EVENTS = `
   ), deleted AS (
     DELETE FROM webhook_event WHERE id IN (SELECT id FROM doomed) RETURNING 1
   )
-  SELECT (SELECT count(*)::int FROM deleted) AS events, (SELECT n FROM attempts) AS attempts`;
+  SELECT (SELECT count(*)::int FROM deleted) AS events, (SELECT n FROM attempts) AS attempts`,
+  { events: int(), attempts: int() },
+);
 
 const OLD_ACTIVITY = `
   DELETE FROM activity WHERE ctid = ANY (ARRAY(
@@ -75,11 +80,9 @@ export async function sweepExpiredData(now: Date, settings: RetentionSettings): 
 
   const webhookCutoff = utc(new Date(now.getTime() - settings.webhookRetentionMs));
   counts.webhook_event = await inBatches(batchSize, async () => {
-    const { rows } = await pool.query<{ events: number; attempts: number }>(
-      prepared(FINISHED_WEBHOOK_EVENTS, [webhookCutoff, batchSize]),
-    );
-    counts.webhook_attempt += rows[0]!.attempts;
-    return rows[0]!.events;
+    const { events, attempts } = (await queryRow(pool, FINISHED_WEBHOOK_EVENTS, [webhookCutoff, batchSize]))!;
+    counts.webhook_attempt += attempts;
+    return events;
   });
 
   if (settings.activityRetentionMs !== null) {

@@ -1,8 +1,19 @@
 import { prepared, toUtcText } from "../../../db.js";
+import { boolean, nullable } from "../../../sql/columns.js";
+import { queryRow, statement } from "../../../sql/statements.js";
+import { sandboxWallets } from "../../../sql/tables.js";
 import { id } from "../../validation.js";
 import { LedgerRefusedError } from "../../errors.js";
 import { sandboxApproval } from "../approval-code.js";
 import type { LedgerConnector } from "../connector.js";
+
+const DEBIT = statement(
+  `WITH debit AS (
+     UPDATE sandbox_wallet SET balance = balance - $2, updated_at = $4
+     WHERE id = $1 AND ($3::text IS NULL OR currency = $3) AND balance >= $2 RETURNING id)
+   SELECT EXISTS (SELECT 1 FROM debit) AS debited, (SELECT currency FROM sandbox_wallet WHERE id = $1) AS currency`,
+  { debited: boolean(), currency: nullable(sandboxWallets.columns.currency) },
+);
 
 /**
  * `sandbox.<currency>.wallet`: the authorization is a sandbox wallet id. Paying debits the wallet
@@ -18,16 +29,7 @@ export const sandboxWallet: LedgerConnector = {
     const walletId = parsed.data;
     // The debit and the reason it failed, in one statement: the wallet row as it was is read beside
     // it. A ledger without a currency takes a wallet of any.
-    const { rows } = await sql.query<{ debited: boolean; currency: string | null }>(
-      prepared(
-        `WITH debit AS (
-         UPDATE sandbox_wallet SET balance = balance - $2, updated_at = $4
-         WHERE id = $1 AND ($3::text IS NULL OR currency = $3) AND balance >= $2 RETURNING id)
-       SELECT EXISTS (SELECT 1 FROM debit) AS debited, (SELECT currency FROM sandbox_wallet WHERE id = $1) AS currency`,
-        [walletId, amount.toString(), ledger.currency, toUtcText(now)],
-      ),
-    );
-    const { debited, currency } = rows[0] ?? { debited: false, currency: null };
+    const { debited, currency } = (await queryRow(sql, DEBIT, [walletId, amount.toString(), ledger.currency, toUtcText(now)]))!;
     if (!debited) {
       if (currency === null || (ledger.currency !== null && currency !== ledger.currency)) throw inactive;
       throw new LedgerRefusedError("INSUFFICIENT_ASSET_BALANCE", "The wallet's balance is too low for this payment.");
