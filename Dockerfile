@@ -36,6 +36,8 @@ COPY --from=build /image/dist ./dist
 # with the preload that lets it exit once done (scripts/start/prisma-cli.ts).
 COPY package.json ./
 COPY src/env-file.ts ./src/
+# The pay page's stylesheet and script, which the API reads from there (src/http/pay/assets.ts).
+COPY src/http/pay/static ./src/http/pay/static
 COPY scripts/start/engine-lock-timer.cjs ./scripts/start/
 COPY prisma ./prisma
 USER node

@@ -13,11 +13,11 @@ export interface DomainContext {
   /** The clock; tests may pin it. */
   now: () => Date;
   /**
-   * What the caller's transport adds to the statement that makes the call's change, so it commits
-   * with it (an idempotency key notes the entity produced: transport/idempotency.ts). The domain
-   * runs it and knows nothing of what it writes.
+   * Set when the call carries an idempotency key: the part of the statement that makes the call's
+   * change which records, on that key, the entity the change produced, so the record commits with
+   * the change (transport/idempotency.ts). The domain adds it and knows nothing of what it writes.
    */
-  alongWrite?: WriteHook;
+  writeIdempotencyRecord?: IdempotencyRecordPart;
   /**
    * Where the call's reads that may lag run (lists, the dashboard's reads of a request and its
    * transactions, the audit trail): a read replica when it holds every change of the caller's,
@@ -31,8 +31,8 @@ export const dashboardDatabase = (ctx: DomainContext): Database | Promise<Databa
   ctx.dashboardReads?.() ?? primaryDatabase();
 
 /**
- * A part of a write statement (one CTE, `name AS (...)`) given the id of the entity the change
- * produced, its parameters added to `p`. With `when`, the name of an earlier CTE, it must take effect
- * only if that CTE returned a row.
+ * The part of a write statement (one CTE, `name AS (...)`) that records the entity the change
+ * produced on the call's idempotency key, its parameters added to `p`. With `when`, the name of an
+ * earlier CTE, it takes effect only if that CTE returned a row.
  */
-export type WriteHook = (p: StatementParams, entityId: string, when?: string) => string;
+export type IdempotencyRecordPart = (p: StatementParams, entityId: string, when?: string) => string;

@@ -2,18 +2,12 @@ import {
   DomainError,
   ExternalServiceError,
   ForbiddenError,
-  forbiddenCodes,
-  ledgerRefusalCodes,
   RateLimitedError,
   LedgerRefusedError,
   NotFoundError,
-  notFoundCodes,
   StateConflictError,
-  stateConflictCodes,
   UnauthenticatedError,
   ValidationError,
-  validationCodes,
-  type ErrorCode,
 } from "../domain/errors.js";
 import { builder } from "./builder.js";
 import { ErrorCodeEnum } from "./enums.js";
@@ -39,30 +33,3 @@ errorType(LedgerRefusedError, "LedgerRefusedError", "The ledger refused the paym
 errorType(UnauthenticatedError, "AuthenticationError", "The X-Api-Key header is missing, unknown or revoked.");
 errorType(ExternalServiceError, "ExternalServiceError", "A ledger or dependency is unavailable; retry later.");
 errorType(RateLimitedError, "RateLimitedError", "The key made too many requests this minute.");
-
-/**
- * The typed errors an idempotency key keeps as a mutation's outcome (graphql/idempotent.ts), each
- * with the codes it is given. Every code belongs to one type, so a stored code names its type.
- */
-const replayedTypes = [
-  [ValidationError, validationCodes],
-  [NotFoundError, notFoundCodes],
-  [ForbiddenError, forbiddenCodes],
-  [StateConflictError, stateConflictCodes],
-  [LedgerRefusedError, ledgerRefusalCodes],
-] as const;
-
-const typeOfCode = new Map<ErrorCode, new (code: never, message: string) => DomainError>(
-  replayedTypes.flatMap(([type, codes]) => codes.map((code) => [code, type] as const)),
-);
-
-/** Whether `error` is an outcome an idempotency key keeps, rather than an outage a retry may get past. */
-export const isReplayable = (error: unknown): error is DomainError =>
-  error instanceof DomainError && typeOfCode.get(error.code) === error.constructor;
-
-/** The typed error of a kept outcome, from its code. */
-export function errorOfCode(code: ErrorCode, message: string): DomainError {
-  const ErrorType = typeOfCode.get(code);
-  if (!ErrorType) throw new Error(`a kept idempotent outcome names the code ${code}, which no replayable error has`);
-  return new ErrorType(code as never, message);
-}

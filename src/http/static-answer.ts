@@ -61,8 +61,8 @@ const matches = (ifNoneMatch: string | null, etag: string) =>
 /**
  * A fixed answer (GraphiQL's page, the pay page's stylesheet and script, the OpenAPI document)
  * served as a file server serves files: compressed when the caller accepts it (brotli or gzip),
- * with `Vary: Accept-Encoding`, an ETag per encoding, `cacheControl`, and 304 Not Modified when
- * If-None-Match names the ETag. `content` is read at the first request, and each encoding made at
+ * with `Vary: Accept-Encoding`, an ETag per encoding, `cacheControl` (or the one a call gives), and
+ * 304 Not Modified when If-None-Match names the ETag. `content` is read at the first request, and each encoding made at
  * the first request that takes it (in zlib's thread pool), then kept for the process: no answer
  * is compressed twice.
  *
@@ -72,7 +72,7 @@ const matches = (ifNoneMatch: string | null, etag: string) =>
 export function staticAnswer(
   content: () => StaticContent | Promise<StaticContent>,
   cacheControl: string,
-): (request: Request) => Promise<Response> {
+): (request: Request, cacheControlOfCall?: string) => Promise<Response> {
   let loaded: Promise<{ type: string; identity: Variant }> | undefined;
   const encoded = new Map<Encoding, Promise<Variant>>();
   const load = () =>
@@ -97,9 +97,9 @@ export function staticAnswer(
     return made;
   };
 
-  return async (request) => {
+  return async (request, cacheControlOfCall = cacheControl) => {
     const [{ type }, chosen] = await Promise.all([load(), variant(chosenEncoding(request.headers.get("accept-encoding")))]);
-    const headers: Record<string, string> = { etag: chosen.etag, "cache-control": cacheControl, vary: "Accept-Encoding" };
+    const headers: Record<string, string> = { etag: chosen.etag, "cache-control": cacheControlOfCall, vary: "Accept-Encoding" };
     if (matches(request.headers.get("if-none-match"), chosen.etag)) return new Response(null, { status: 304, headers });
     headers["content-type"] = type;
     headers["content-length"] = String(chosen.bytes.byteLength);

@@ -1,14 +1,30 @@
+/**
+ * The idempotency rule, the one REST (http/rest/idempotency.ts), GraphQL (graphql/idempotent.ts)
+ * and the pay page (http/pay/payment.ts) follow; docs/api.md states it for callers.
+ *
+ * A write sent with a key runs at most once per (API key, idempotency key) for 24 hours:
+ * - its success, and its typed refusal (the refusals of kept-refusals.ts: the input, the state or
+ *   the ledger said no), are kept, and a retry with the same input is answered with them;
+ * - anything else (an outage, a rate limit, a refused key, an unexpected error) is not kept: the
+ *   claim is released, so a retry runs the write again. If the write had committed (its entity is
+ *   recorded on the claim), the claim stays and a retry is answered with that entity;
+ * - a retry while the first call runs is IDEMPOTENCY_KEY_IN_USE; after a crash, a retry is answered
+ *   with the write's entity as it is now if the write committed, else it takes the claim over once
+ *   the claim's lease is over (until then, IDEMPOTENCY_KEY_IN_USE);
+ * - the same key with an input the operation reads differently is IDEMPOTENCY_KEY_REUSED.
+ */
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { pool, prepared, toUtcText as utc } from "../db.js";
-import type { Actor, WriteHook } from "../domain/context.js";
-import { StateConflictError, ValidationError } from "../domain/errors.js";
+import type { Actor, IdempotencyRecordPart } from "../domain/context.js";
+import { DomainError, StateConflictError, ValidationError } from "../domain/errors.js";
 import { checkInput } from "../domain/validation.js";
+import { isKeptRefusal, isStoredRefusal, rebuiltRefusal, type KeptRefusal } from "./kept-refusals.js";
 
 const RETENTION_MS = 24 * 3_600_000;
 
 /**
- * How long a claim whose write never committed (no entity noted) blocks retries: longer than any
+ * How long a claim whose write never committed (no entity recorded) blocks retries: longer than any
  * call runs (statements time out after 15 s), short enough that a crash does not hold a key for a day.
  */
 const CLAIM_LEASE_MS = 60_000;
@@ -39,93 +55,160 @@ export function fingerprintOf(operation: string, schema: z.ZodObject, input: unk
   return createHash("sha256").update(`${operation}\n${canonical}`).digest("hex");
 }
 
-/**
- * Runs a write at most once per (API key, idempotency key) for 24 hours and returns its first
- * outcome to every retry, errors included. The claim is a single INSERT (an expired claim is taken
- * over in the same statement), so two concurrent calls cannot both run: the second is told
- * IDEMPOTENCY_KEY_IN_USE, and the same key with other parameters IDEMPOTENCY_KEY_REUSED.
- * `run` returns the outcome to store; if it throws, the claim is released so a retry can run. It is
- * handed the part its write statement adds to note the entity it produced on the claim.
- * Both transports use it: REST keeps the response (http/rest/idempotency.ts), GraphQL the
- * mutation's entity or typed error (graphql/idempotent.ts).
- */
-export async function withIdempotency<O>(
-  actor: Actor,
-  key: string,
-  fingerprint: string,
-  run: (alongWrite: WriteHook) => Promise<O>,
-  rebuild: (entityId: string) => Promise<O>,
-): Promise<{ outcome: O; replayed: boolean }> {
-  const parsed = idempotencyKey.safeParse(key);
-  if (!parsed.success)
-    throw new ValidationError(
-      "BAD_REQUEST",
-      `Idempotency-Key must be 1 to 255 characters of ${parsed.error.issues[0]!.message}.`,
-    );
-  const scope = actor.kind === "operator" ? "operator" : actor.keyPrefix;
-  const now = new Date();
+/** One write made with an idempotency key, as a transport hands it over. */
+export interface IdempotentWrite<Result, Kept> {
+  actor: Actor;
+  /** The key as the caller sent it. */
+  key: string;
+  /** The operation, and its domain input schema and input: a retry is the same call when they read the same. */
+  operation: string;
+  schema: z.ZodObject;
+  input: unknown;
+  /** Runs the write; its statement carries `record` (DomainContext.writeIdempotencyRecord). */
+  run: (record: IdempotencyRecordPart) => Promise<Result>;
+  /** What of a success a retry is answered with (stored as JSON). */
+  keep: (result: Result) => Kept | Promise<Kept>;
+  /** The kept answer rebuilt from the write's entity as it is now, when the process stopped before keeping it. */
+  rebuild: (entityId: string) => Promise<Kept>;
+}
 
+/**
+ * How the write was answered. `replayed`: from what an earlier call kept, without running. A
+ * refusal is a typed DomainError: the write's own, or the key's (malformed, in use, reused).
+ */
+export type IdempotentAnswer<Result, Kept> =
+  | { ok: true; replayed: false; result: Result }
+  | { ok: true; replayed: true; kept: Kept }
+  | { ok: false; replayed: boolean; refusal: DomainError };
+
+/** What a claim keeps once its call has answered. */
+type Kept<K> = { success: K } | { refusal: KeptRefusal };
+
+interface Claim {
+  scope: string;
+  key: string;
+}
+
+/**
+ * Runs `write` under the rule above. Throws only what is not kept (the write's outage or bug, after
+ * releasing the claim) and what the store itself meets (the database unavailable).
+ */
+export async function runIdempotently<Result, K>(write: IdempotentWrite<Result, K>): Promise<IdempotentAnswer<Result, K>> {
+  const parsed = idempotencyKey.safeParse(write.key);
+  if (!parsed.success) {
+    const message = `Idempotency-Key must be 1 to 255 characters of ${parsed.error.issues[0]!.message}.`;
+    return { ok: false, replayed: false, refusal: new ValidationError("BAD_REQUEST", message) };
+  }
+  const claim = { scope: write.actor.kind === "operator" ? "operator" : write.actor.keyPrefix, key: parsed.data };
+  const fingerprint = fingerprintOf(write.operation, write.schema, write.input);
+  const earlier = await claimOrFind<K>(claim, fingerprint);
+  if (earlier) return answerFrom<Result, K>(earlier, write.rebuild);
+
+  let result: Result;
+  try {
+    result = await write.run(recordPart(claim));
+  } catch (error) {
+    if (!isKeptRefusal(error)) {
+      await release(claim);
+      throw error;
+    }
+    await keep(claim, { refusal: { code: error.code, message: error.message } });
+    return { ok: false, replayed: false, refusal: error };
+  }
+  await keep(claim, { success: await write.keep(result) });
+  return { ok: true, replayed: false, result };
+}
+
+/** What an earlier call with the key left, when the key is not free for this call to run. */
+type Earlier<K> = { kept: Kept<K> } | { committed: string } | { refusal: StateConflictError };
+
+async function answerFrom<Result, K>(
+  earlier: Earlier<K>,
+  rebuild: (entityId: string) => Promise<K>,
+): Promise<IdempotentAnswer<Result, K>> {
+  if ("refusal" in earlier) return { ok: false, replayed: false, refusal: earlier.refusal };
+  if ("committed" in earlier) return { ok: true, replayed: true, kept: await rebuild(earlier.committed) };
+  const { kept } = earlier;
+  if ("success" in kept) return { ok: true, replayed: true, kept: kept.success };
+  return { ok: false, replayed: true, refusal: rebuiltRefusal(kept.refusal) };
+}
+
+/**
+ * Claims the key for this call (null), or says what an earlier call left. The claim is a single
+ * INSERT (an expired one is taken over in the same statement), so two concurrent calls cannot
+ * both run; a claim left by a call that died before its write committed is taken over once its
+ * lease is over.
+ */
+async function claimOrFind<K>({ scope, key }: Claim, fingerprint: string): Promise<Earlier<K> | null> {
+  const now = new Date();
   const claimed = await pool.query(
     prepared(
       `INSERT INTO idempotency_key (api_key_prefix, key, fingerprint, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (api_key_prefix, key) DO UPDATE
-       SET fingerprint = EXCLUDED.fingerprint, outcome = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+       SET fingerprint = EXCLUDED.fingerprint, outcome = NULL, entity_id = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
        WHERE idempotency_key.expires_at < EXCLUDED.created_at
      RETURNING 1`,
-      [scope, parsed.data, fingerprint, utc(now), utc(new Date(now.getTime() + RETENTION_MS))],
+      [scope, key, fingerprint, utc(now), utc(new Date(now.getTime() + RETENTION_MS))],
     ),
   );
-  if (!claimed.rowCount) {
-    const { rows } = await pool.query<{ fingerprint: string; outcome: O | null; entityId: string | null }>(
-      prepared(
-        `SELECT fingerprint, outcome, entity_id AS "entityId" FROM idempotency_key WHERE api_key_prefix = $1 AND key = $2`,
-        [scope, parsed.data],
-      ),
-    );
-    const first = rows[0];
-    if (first && first.fingerprint !== fingerprint) {
-      throw new StateConflictError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used with different parameters.");
-    }
-    if (first?.outcome != null) return { outcome: first.outcome, replayed: true };
-    // The write committed (it noted its entity) but its outcome was not stored: the process stopped
-    // in between. The first outcome is rebuilt from the entity as it is now.
-    if (first?.entityId) return { outcome: await rebuild(first.entityId), replayed: true };
-    // Nothing committed: a claim older than its lease was left by a call that died; take it over.
-    const takenOver = await pool.query(
-      prepared(
-        `UPDATE idempotency_key SET created_at = $3 WHERE api_key_prefix = $1 AND key = $2
+  if (claimed.rowCount) return null;
+  const { rows } = await pool.query<{ fingerprint: string; outcome: unknown; entityId: string | null }>(
+    prepared(`SELECT fingerprint, outcome, entity_id AS "entityId" FROM idempotency_key WHERE api_key_prefix = $1 AND key = $2`, [
+      scope,
+      key,
+    ]),
+  );
+  const first = rows[0];
+  // Released between the two statements: claim it again.
+  if (!first) return claimOrFind({ scope, key }, fingerprint);
+  if (first.fingerprint !== fingerprint)
+    return {
+      refusal: new StateConflictError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used with different parameters."),
+    };
+  const kept = keptOutcome<K>(first.outcome);
+  if (kept) return { kept };
+  if (first.entityId) return { committed: first.entityId };
+  const takenOver = await pool.query(
+    prepared(
+      `UPDATE idempotency_key SET created_at = $3 WHERE api_key_prefix = $1 AND key = $2
        AND outcome IS NULL AND entity_id IS NULL AND created_at < $4 RETURNING 1`,
-        [scope, parsed.data, utc(now), utc(new Date(now.getTime() - CLAIM_LEASE_MS))],
-      ),
-    );
-    if (!takenOver.rowCount) {
-      throw new StateConflictError("IDEMPOTENCY_KEY_IN_USE", "A call with this Idempotency-Key is still running.");
-    }
-  }
+      [scope, key, utc(now), utc(new Date(now.getTime() - CLAIM_LEASE_MS))],
+    ),
+  );
+  if (takenOver.rowCount) return null;
+  return { refusal: new StateConflictError("IDEMPOTENCY_KEY_IN_USE", "A call with this Idempotency-Key is still running.") };
+}
 
-  let outcome: O;
-  try {
-    outcome = await run(notingEntity(scope, parsed.data));
-  } catch (error) {
-    await pool.query(prepared("DELETE FROM idempotency_key WHERE api_key_prefix = $1 AND key = $2", [scope, parsed.data]));
-    throw error;
-  }
+/** A stored outcome this rule wrote, or null (none yet). */
+function keptOutcome<K>(stored: unknown): Kept<K> | null {
+  if (stored === null || typeof stored !== "object") return null;
+  if ("success" in stored || ("refusal" in stored && isStoredRefusal(stored.refusal))) return stored as Kept<K>;
+  return null;
+}
+
+async function keep<K>({ scope, key }: Claim, outcome: Kept<K>): Promise<void> {
   await pool.query(
     prepared("UPDATE idempotency_key SET outcome = $3 WHERE api_key_prefix = $1 AND key = $2", [
       scope,
-      parsed.data,
+      key,
       JSON.stringify(outcome),
     ]),
   );
-  return { outcome, replayed: false };
+}
+
+/** Frees the key for a retry, unless the write committed: then a retry is answered with its entity. */
+async function release({ scope, key }: Claim): Promise<void> {
+  await pool.query(
+    prepared("DELETE FROM idempotency_key WHERE api_key_prefix = $1 AND key = $2 AND entity_id IS NULL", [scope, key]),
+  );
 }
 
 /**
- * Notes, on a claim, the entity its write produced, in the write's own statement: a retry after a
- * crash between the commit and the stored outcome finds the entity (see withIdempotency).
+ * Records, on a claim, the entity its write produced, in the write's own statement: a retry after a
+ * crash between the commit and the kept outcome finds the entity.
  */
-const notingEntity =
-  (scope: string, key: string): WriteHook =>
+const recordPart =
+  ({ scope, key }: Claim): IdempotencyRecordPart =>
   (p, entityId, when) =>
     `claim AS (UPDATE idempotency_key SET entity_id = ${p.add(entityId)}::uuid
                WHERE api_key_prefix = ${p.add(scope)} AND key = ${p.add(key)}${when ? ` AND EXISTS (SELECT 1 FROM ${when})` : ""})`;

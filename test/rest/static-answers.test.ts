@@ -1,7 +1,8 @@
 /**
- * The fixed answers the service serves (the pay page's stylesheet and script, the OpenAPI
- * document): compressed when the caller accepts it, validated by ETag, and unchanged otherwise.
- * GraphiQL's page, which only an API with GraphiQL on serves, is tested in test/graphql/graphiql.test.ts.
+ * The fixed answers the service serves (here the OpenAPI document): compressed when the caller
+ * accepts it, validated by ETag, and unchanged otherwise. GraphiQL's page, which only an API with
+ * GraphiQL on serves, is tested in test/graphql/graphiql.test.ts; the pay page's files in
+ * test/pay/assets.test.ts.
  */
 import { gunzipSync, brotliDecompressSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
@@ -11,11 +12,7 @@ import { app } from "../fixtures.js";
 const get = (path: string, headers: Record<string, string> = {}) => app.fetch(new Request(`http://test${path}`, { headers }));
 const bytesOf = async (response: Response) => Buffer.from(await response.arrayBuffer());
 
-describe.each([
-  ["/pay/assets/pay.css", "text/css; charset=utf-8", "public, max-age=3600"],
-  ["/pay/assets/pay.js", "text/javascript; charset=utf-8", "public, max-age=3600"],
-  ["/api/openapi.json", "application/json", "no-cache"],
-])("GET %s", (path, type, cacheControl) => {
+describe.each([["/api/openapi.json", "application/json", "no-cache"]])("GET %s", (path, type, cacheControl) => {
   it("is gzip when the caller accepts gzip, and the same content", async () => {
     const plain = await get(path);
     const gzipped = await get(path, { "accept-encoding": "gzip, deflate" });
@@ -69,17 +66,6 @@ describe.each([
     );
     expect(gzipTag).not.toBe(identityTag);
     expect((await get(path, { "if-none-match": gzipTag! })).status).toBe(200);
-  });
-});
-
-describe("the pay page's assets", () => {
-  it("keep the pay page's security headers, on 200 and on 304", async () => {
-    const first = await get("/pay/assets/pay.js", { "accept-encoding": "gzip" });
-    const again = await get("/pay/assets/pay.js", { "accept-encoding": "gzip", "if-none-match": first.headers.get("etag")! });
-    for (const answer of [first, again]) {
-      expect(answer.headers.get("content-security-policy")).toContain("default-src 'none'");
-      expect(answer.headers.get("x-content-type-options")).toBe("nosniff");
-    }
   });
 });
 

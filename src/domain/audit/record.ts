@@ -19,7 +19,7 @@ export interface NewActivity {
 }
 
 /** What a write statement needs of the call that makes it. */
-export type WriteContext = Pick<DomainContext, "actor" | "requestId" | "now" | "alongWrite">;
+export type WriteContext = Pick<DomainContext, "actor" | "requestId" | "now" | "writeIdempotencyRecord">;
 
 /** How an actor is named in the audit trail: the key prefix, `operator` or `system`. */
 export function actorName(actor: Actor): string {
@@ -29,8 +29,9 @@ export function actorName(actor: Actor): string {
 /**
  * The parts of a write statement (its CTEs) that append one activity, so it exists exactly when the
  * change does. Only changes that happened are recorded: with `when`, the name of an earlier CTE, the
- * activity is written only if that CTE returned a row. The caller's `alongWrite` part, if any, is
- * added beside it with the entity the change produced (the refund for a refund, else the request).
+ * activity is written only if that CTE returned a row. The call's idempotency record, if it carries
+ * a key, is written beside it with the entity the change produced (the refund for a refund, else
+ * the request).
  */
 export function activityParts(p: StatementParams, ctx: WriteContext, activity: NewActivity, when?: string): string[] {
   const gate = when ? ` FROM ${when}` : "";
@@ -42,7 +43,7 @@ export function activityParts(p: StatementParams, ctx: WriteContext, activity: N
               ${p.add(ctx.requestId)}::text, ${p.add(activity.outcome)}::text, ${p.add(ctx.now())}::timestamp(3)${gate})`,
   ];
   const entityId = activity.action === "transaction.refunded" ? activity.transactionId : activity.requestId;
-  if (ctx.alongWrite && entityId) parts.push(ctx.alongWrite(p, entityId, when));
+  if (ctx.writeIdempotencyRecord && entityId) parts.push(ctx.writeIdempotencyRecord(p, entityId, when));
   return parts;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The pay page's HTML: the project's own markup, styled and scripted by /pay/assets/ only (the
+ * The pay page's HTML: the project's own markup, styled and scripted by its own files only (assets.ts; the
  * Content-Security-Policy allows nothing else). Every state has its own page (open, paid, expired,
  * cancelled, unknown, and the form to type a code); the script turns an open page into the paid
  * one in place when the payment happens elsewhere.
@@ -7,12 +7,15 @@
 import type { PayPageRequest } from "../../domain/requests/pay-page.js";
 import { effectiveStatus } from "../../domain/requests/status.js";
 import type { RequestStatus } from "../../generated/prisma/client.js";
+import type { AssetHrefs } from "./assets.js";
 import { escapeHtml as e, formatAmount } from "./format.js";
 import { say, type Language, type Messages } from "./messages.js";
 
-export interface PageWords {
+/** What a page is made with: the reader's language and its words, and the addresses of the page's files. */
+export interface PageContext {
   language: Language;
   words: Messages;
+  assets: AssetHrefs;
 }
 
 export interface OpenPageForm {
@@ -24,7 +27,7 @@ export interface OpenPageForm {
   error: string | null;
 }
 
-function layout({ language, words }: PageWords, title: string, body: string, script: boolean): string {
+function layout({ language, words, assets }: PageContext, title: string, body: string, script: boolean): string {
   return `<!doctype html>
 <html lang="${language}">
 <head>
@@ -32,8 +35,8 @@ function layout({ language, words }: PageWords, title: string, body: string, scr
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
 <title>${e(title)}</title>
-<link rel="stylesheet" href="/pay/assets/pay.css">
-${script ? '<script src="/pay/assets/pay.js" defer></script>\n' : ""}</head>
+<link rel="stylesheet" href="${e(assets.stylesheet)}">
+${script ? `<script src="${e(assets.script)}" defer></script>\n` : ""}</head>
 <body>
 ${body}
 ${script ? `<script type="application/json" id="pay-messages">${JSON.stringify(words).replace(/</g, "\\u003c")}</script>\n` : ""}</body>
@@ -44,9 +47,9 @@ ${script ? `<script type="application/json" id="pay-messages">${JSON.stringify(w
 const hidden = (shown: boolean) => (shown ? "" : " hidden");
 
 /** The page of a request that exists, in whatever state it is. */
-export function requestPage(page: PayPageRequest, now: Date, words: PageWords, form: OpenPageForm): string {
+export function requestPage(page: PayPageRequest, now: Date, context: PageContext, form: OpenPageForm): string {
   const { request, merchantName, units, walletLedger } = page;
-  const w = words.words;
+  const w = context.words;
   const status: RequestStatus = effectiveStatus(request, now);
   const amount = formatAmount(request.amount, units);
   const purchase = request.purchase;
@@ -109,12 +112,12 @@ ${walletForm}
 <p class="card notice" data-when="EXPIRED"${hidden(status === "EXPIRED")}>${e(w.expired)}</p>
 <p class="card notice" data-when="CANCELLED"${hidden(status === "CANCELLED")}>${e(w.cancelled)}</p>
 </main>`;
-  return layout(words, titles[status], body, true);
+  return layout(context, titles[status], body, true);
 }
 
 /** `/pay`: a form to type the code a person was given (unknown codes come back here, with a 404). */
-export function codeEntryPage(words: PageWords, unknownCode: string | null): string {
-  const w = words.words;
+export function codeEntryPage(context: PageContext, unknownCode: string | null): string {
+  const w = context.words;
   const body = `<main id="enter-code">
 <header><h1>${e(unknownCode === null ? w.payTitle : w.notFoundTitle)}</h1></header>
 ${unknownCode === null ? "" : `<p class="card notice" role="alert">${e(w.notFound)}</p>`}
@@ -126,7 +129,7 @@ ${unknownCode === null ? "" : `<p class="card notice" role="alert">${e(w.notFoun
   <button type="submit">${e(w.findButton)}</button>
 </form>
 </main>`;
-  return layout(words, unknownCode === null ? w.payTitle : w.notFoundTitle, body, false);
+  return layout(context, unknownCode === null ? w.payTitle : w.notFoundTitle, body, false);
 }
 
 /** "23 h 57 min", "1 min 5 s" or "5 s", as the script counts down. */

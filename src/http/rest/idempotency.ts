@@ -1,32 +1,43 @@
 import { createMiddleware } from "hono/factory";
-import { fingerprintOf, withIdempotency } from "../../transport/idempotency.js";
+import { httpStatusOf } from "../../transport/http-status.js";
+import { runIdempotently } from "../../transport/idempotency.js";
 import type { RestEnv } from "./route-context.js";
-
-type KeptResponse = { status: number; body: unknown };
+import { restError } from "./errors.js";
 
 /**
- * A write sent with an Idempotency-Key runs at most once per key: the first response, errors
- * included, is kept and replayed (with `Idempotent-Replayed: true`) for 24 hours. Responses of
- * 500 and above are not kept, so a retry after an outage runs the write. If the process stopped
- * after the write committed but before its response was kept, a retry answers the write's entity
- * as it is now (the route's `replay`).
+ * A write sent with an Idempotency-Key, under the transport's idempotency rule
+ * (transport/idempotency.ts). The route runs as without a key; what the rule keeps of a success is
+ * the response's body. An answer given from what an earlier call kept carries
+ * `Idempotent-Replayed: true`.
  */
 export const idempotentWrites = createMiddleware<RestEnv>(async (c, next) => {
   const key = c.req.header("idempotency-key");
   if (key === undefined) return next();
-  const { outcome, replayed } = await withIdempotency<KeptResponse>(
-    c.var.ctx.actor,
+  let ran = false;
+  const answer = await runIdempotently({
+    actor: c.var.ctx.actor,
     key,
-    fingerprintOf(c.var.operation, c.var.route.write!.input, c.var.params),
-    async (alongWrite) => {
-      c.set("ctx", { ...c.var.ctx, alongWrite });
+    operation: c.var.operation,
+    schema: c.var.route.write!.input,
+    input: c.var.params,
+    run: async (writeIdempotencyRecord) => {
+      ran = true;
+      c.set("ctx", { ...c.var.ctx, writeIdempotencyRecord });
       await next();
-      if (c.res.status >= 500) throw c.error ?? new Error(`${c.var.operation} answered ${c.res.status}`);
-      return { status: c.res.status, body: await c.res.clone().json() };
+      // The route threw, and the app's error handler answered: the rule decides whether that is kept.
+      if (c.error) throw c.error;
+      return (await c.res.clone().json()) as unknown;
     },
-    async (entityId) => ({ status: 200, body: await c.var.route.write!.replay(c.var.ctx, entityId, c.var.links) }),
-  );
-  if (!replayed) return;
-  c.header("Idempotent-Replayed", "true");
-  return c.json(outcome.body as object, outcome.status as 200);
+    keep: (body) => body,
+    rebuild: (entityId) => c.var.route.write!.replay(c.var.ctx, entityId, c.var.links),
+  }).catch((error: unknown) => {
+    // Not kept, and already answered by the app's error handler: that answer stands.
+    if (ran && error === c.error) return null;
+    throw error;
+  });
+  // The route's own answer stands when it ran.
+  if (answer === null || ran) return;
+  if (answer.replayed) c.header("Idempotent-Replayed", "true");
+  if (!answer.ok) return c.json(restError(answer.refusal), httpStatusOf(answer.refusal.code) as 400);
+  if (answer.replayed) return c.json(answer.kept as object, 200);
 });

@@ -1,11 +1,215 @@
+/**
+ * The idempotency rule (src/transport/idempotency.ts; docs/api.md, "Retrying writes safely"), the
+ * same over REST, GraphQL and the pay page: a typed refusal is kept and replayed; an outage, a
+ * refusal a retry may get past and a bug are not kept, so a retry runs again; another input under
+ * the key is IDEMPOTENCY_KEY_REUSED; a retry while the first call runs, or after a crash, is
+ * answered as the rule says. Then what REST and GraphQL add: every write, parameters written
+ * differently, concurrent calls, scopes.
+ */
 import { randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { db, Prisma } from "../../src/db.js";
-import { createRequestInput } from "../../src/domain/requests/schemas.js";
-import { fingerprintOf } from "../../src/transport/idempotency.js";
-import { gql, rest } from "../fixtures.js";
-import { buildMerchant, buildWallet, walletBalance } from "../factories.js";
+import { ExternalServiceError, RateLimitedError } from "../../src/domain/errors.js";
+import { sandboxWallet } from "../../src/domain/ledgers/connectors/sandbox-wallet.js";
+import { app, gql, rest } from "../fixtures.js";
+import { buildMerchant, buildRequest, buildWallet, walletBalance, type TestMerchant } from "../factories.js";
 import { CreateRequest as Create, PayRequest as Pay } from "../operations/requests.js";
+import { until } from "../until.js";
+
+/** How a transport answered a payment: PAID or the error's code, and whether it said it replayed. */
+interface PayAnswer {
+  status: number;
+  outcome: string;
+  /** The transport's replay marker (`Idempotent-Replayed: true`); GraphQL has none. */
+  replayed: boolean | null;
+}
+
+interface Transport {
+  name: string;
+  pay: (
+    key: string,
+    to: { merchant: TestMerchant; requestId: string; requestCode: string },
+    wallet: string,
+  ) => Promise<PayAnswer>;
+}
+
+const LEDGER = "sandbox.nzd.wallet";
+const CSRF = "t".repeat(32);
+
+const transports: Transport[] = [
+  {
+    name: "REST",
+    pay: async (key, { merchant, requestId }, wallet) => {
+      const json = { requestId, ledger: LEDGER, authorization: wallet };
+      const { status, headers, body } = await rest("requests.pay", {
+        apiKey: merchant.apiKey,
+        headers: { "idempotency-key": key },
+        json,
+      });
+      const replayed = headers.get("idempotent-replayed") === "true";
+      return { status, outcome: status === 200 ? body.status.toUpperCase() : body.message, replayed };
+    },
+  },
+  {
+    name: "GraphQL",
+    pay: async (key, { merchant, requestId }, wallet) => {
+      const input = { requestId, ledger: LEDGER, authorization: wallet };
+      const { status, data, errors } = await gql(Pay, { input, key }, merchant.apiKey);
+      const result = data?.requestPay;
+      const outcome = !result ? String(errors?.[0]?.extensions?.["code"]) : "code" in result ? result.code : result.status;
+      return { status, outcome, replayed: null };
+    },
+  },
+  {
+    name: "the pay page",
+    pay: async (key, { requestCode }, wallet) => {
+      const response = await app.fetch(
+        new Request(`http://test/pay/${requestCode}`, {
+          method: "POST",
+          headers: {
+            accept: "application/json",
+            "content-type": "application/x-www-form-urlencoded",
+            cookie: `payreq_pay_csrf=${CSRF}`,
+          },
+          body: new URLSearchParams({ csrf: CSRF, idempotencyKey: key, wallet }).toString(),
+        }),
+      );
+      const body = (await response.json()) as { status?: string; error?: { code: string }; message?: string };
+      const outcome = response.status === 200 ? body.status!.toUpperCase() : (body.error?.code ?? body.message!);
+      return { status: response.status, outcome, replayed: response.headers.get("idempotent-replayed") === "true" };
+    },
+  },
+];
+
+/** A request of 400 of a merchant of its own, and a wallet holding `balance`. */
+async function requestAndWallet(balance: number) {
+  const { merchant, request } = await buildRequest({ amount: 400 });
+  const { walletId } = await buildWallet(balance);
+  return { to: { merchant, requestId: request.id, requestCode: request.requestCode }, walletId };
+}
+
+/** The HTTP status of a refusal: GraphQL answers a typed error as a result, with 200. */
+const statusOf = (transport: Transport, status: number) => (transport.name === "GraphQL" ? 200 : status);
+
+const claimOf = (key: string) => db.idempotencyKey.findFirstOrThrow({ where: { key } });
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe.each(transports)("the idempotency rule over $name", (transport) => {
+  it("keeps a typed refusal: a retry is told it again, even once the payment would go through", async () => {
+    const { to, walletId } = await requestAndWallet(100);
+    const key = randomUUID();
+    const refused = await transport.pay(key, to, walletId);
+    expect(refused).toMatchObject({ status: statusOf(transport, 403), outcome: "INSUFFICIENT_ASSET_BALANCE" });
+    expect(refused.replayed).not.toBe(true);
+    // What is kept names the refusal by its code alone: renaming an error class cannot break a retry.
+    expect((await claimOf(key)).outcome).toEqual({
+      refusal: { code: "INSUFFICIENT_ASSET_BALANCE", message: expect.any(String) },
+    });
+
+    await db.sandboxWallet.update({ where: { id: walletId }, data: { balance: 1000n } });
+    const again = await transport.pay(key, to, walletId);
+    expect(again).toEqual({ ...refused, replayed: refused.replayed === null ? null : true });
+    expect(await walletBalance(walletId)).toBe(1000n);
+    expect(await transport.pay(randomUUID(), to, walletId)).toMatchObject({ status: 200, outcome: "PAID" });
+  });
+
+  it.each([
+    [
+      "an outage (the ledger unavailable)",
+      () => new ExternalServiceError("The ledger is unavailable."),
+      503,
+      "EXTERNAL_SERVICE_ERROR",
+    ],
+    ["a refusal a retry may get past (a rate limit)", () => new RateLimitedError(1), 429, "RATE_LIMIT_EXCEEDED"],
+    ["a bug", () => new Error("a bug"), 500, undefined],
+  ] as const)("does not keep %s: the key is released and a retry pays", async (_what, failure, status, code) => {
+    const { to, walletId } = await requestAndWallet(1000);
+    vi.spyOn(sandboxWallet, "authorize").mockRejectedValueOnce(failure());
+    const key = randomUUID();
+    const failed = await transport.pay(key, to, walletId);
+    if (transport.name !== "GraphQL") expect(failed.status).toBe(status);
+    if (code) expect(failed.outcome).toBe(code);
+    expect(failed.outcome).not.toBe("PAID");
+    expect(await db.idempotencyKey.count({ where: { key } })).toBe(0);
+
+    expect(await transport.pay(key, to, walletId)).toMatchObject({ status: 200, outcome: "PAID" });
+    expect(await walletBalance(walletId)).toBe(600n);
+    expect(await transport.pay(key, to, walletId)).toMatchObject({ status: 200, outcome: "PAID" });
+    expect(await walletBalance(walletId)).toBe(600n);
+  });
+
+  it("refuses the key with another input (422 IDEMPOTENCY_KEY_REUSED), paying nothing", async () => {
+    const { to, walletId } = await requestAndWallet(1000);
+    const other = (await buildWallet(1000)).walletId;
+    const key = randomUUID();
+    expect(await transport.pay(key, to, walletId)).toMatchObject({ status: 200, outcome: "PAID" });
+    expect(await transport.pay(key, to, other)).toMatchObject({
+      status: statusOf(transport, 422),
+      outcome: "IDEMPOTENCY_KEY_REUSED",
+    });
+    expect([await walletBalance(walletId), await walletBalance(other)]).toEqual([600n, 1000n]);
+  });
+
+  it("answers a retry while the first call runs with 409 IDEMPOTENCY_KEY_IN_USE, and once it ran with its outcome", async () => {
+    const { to, walletId } = await requestAndWallet(1000);
+    let letThrough!: () => void;
+    const gate = new Promise<void>((resolve) => (letThrough = resolve));
+    const authorize = sandboxWallet.authorize.bind(sandboxWallet);
+    const held = vi.spyOn(sandboxWallet, "authorize").mockImplementationOnce(async (...args) => {
+      await gate;
+      return authorize(...args);
+    });
+    const key = randomUUID();
+    const first = transport.pay(key, to, walletId);
+    await until(
+      () => held.mock.calls.length,
+      (calls) => calls === 1,
+      10_000,
+      "the first call at the ledger",
+    );
+    expect(await transport.pay(key, to, walletId)).toMatchObject({
+      status: statusOf(transport, 409),
+      outcome: "IDEMPOTENCY_KEY_IN_USE",
+    });
+    letThrough();
+    expect(await first).toMatchObject({ status: 200, outcome: "PAID" });
+    const again = await transport.pay(key, to, walletId);
+    expect(again).toMatchObject({ status: 200, outcome: "PAID" });
+    if (again.replayed !== null) expect(again.replayed).toBe(true);
+    expect(await walletBalance(walletId)).toBe(600n);
+  });
+
+  it("after a crash between the payment's commit and keeping its outcome, answers a retry with the payment", async () => {
+    const { to, walletId } = await requestAndWallet(1000);
+    const key = randomUUID();
+    expect(await transport.pay(key, to, walletId)).toMatchObject({ status: 200, outcome: "PAID" });
+    // What a process that stopped there leaves: the claim, with the entity the write recorded, and no outcome.
+    await db.idempotencyKey.updateMany({ where: { key }, data: { outcome: Prisma.DbNull } });
+    expect((await claimOf(key)).entityId).toBe(to.requestId);
+    const retry = await transport.pay(key, to, walletId);
+    expect(retry).toMatchObject({ status: 200, outcome: "PAID" });
+    if (retry.replayed !== null) expect(retry.replayed).toBe(true);
+    expect(await walletBalance(walletId)).toBe(600n);
+  });
+
+  it("after a crash before anything committed, answers IDEMPOTENCY_KEY_IN_USE until the claim's lease is over, then runs", async () => {
+    const { to, walletId } = await requestAndWallet(100);
+    const key = randomUUID();
+    expect(await transport.pay(key, to, walletId)).toMatchObject({ outcome: "INSUFFICIENT_ASSET_BALANCE" });
+    await db.sandboxWallet.update({ where: { id: walletId }, data: { balance: 1000n } });
+    // What a process that stopped in the call leaves: the claim, nothing recorded on it.
+    const diedAgo = (ms: number) =>
+      db.idempotencyKey.updateMany({ where: { key }, data: { outcome: Prisma.DbNull, createdAt: new Date(Date.now() - ms) } });
+    await diedAgo(1_000);
+    expect(await transport.pay(key, to, walletId)).toMatchObject({ outcome: "IDEMPOTENCY_KEY_IN_USE" });
+    await diedAgo(5 * 60_000);
+    expect(await transport.pay(key, to, walletId)).toMatchObject({ status: 200, outcome: "PAID" });
+    expect(await walletBalance(walletId)).toBe(600n);
+  });
+});
 
 const withKey = (key: string) => ({ "idempotency-key": key });
 
@@ -46,33 +250,6 @@ describe("Idempotency-Key", () => {
     expect((await call("requests.cancel", cancelKey, { requestId: other.body.requestId })).body).toEqual(cancelled.body);
   });
 
-  it("replays an error as it first was", async () => {
-    const merchant = await buildMerchant();
-    const key = randomUUID();
-    const bad = { merchantId: merchant.merchantId, asset: "NZD", amount: 0 };
-    const first = await rest("requests.create", { apiKey: merchant.apiKey, headers: withKey(key), json: bad });
-    const again = await rest("requests.create", { apiKey: merchant.apiKey, headers: withKey(key), json: bad });
-    expect([first.status, again.status]).toEqual([400, 400]);
-    expect(again.body).toEqual(first.body);
-  });
-
-  it("answers 422 IDEMPOTENCY_KEY_REUSED for the same key with other parameters, and changes nothing", async () => {
-    const merchant = await buildMerchant();
-    const key = randomUUID();
-    await rest("requests.create", {
-      apiKey: merchant.apiKey,
-      headers: withKey(key),
-      json: { merchantId: merchant.merchantId, asset: "NZD", amount: 1 },
-    });
-    const reused = await rest("requests.create", {
-      apiKey: merchant.apiKey,
-      headers: withKey(key),
-      json: { merchantId: merchant.merchantId, asset: "NZD", amount: 2 },
-    });
-    expect(reused).toMatchObject({ status: 422, body: { statusCode: 422, message: "IDEMPOTENCY_KEY_REUSED" } });
-    expect(await db.paymentRequest.count({ where: { merchantId: merchant.merchantId } })).toBe(1);
-  });
-
   it("runs concurrent calls with one key once: the others get 409 IDEMPOTENCY_KEY_IN_USE or the replay", async () => {
     const merchant = await buildMerchant();
     const key = randomUUID();
@@ -103,38 +280,6 @@ describe("Idempotency-Key", () => {
     });
     expect(second.status).toBe(200);
     expect(second.body.requestId).not.toBe(first.body.requestId);
-  });
-
-  it("works for GraphQL mutations through idempotencyKey", async () => {
-    const merchant = await buildMerchant();
-    const input = { merchantId: merchant.merchantId, asset: "NZD", amount: 9 };
-    const key = randomUUID();
-    const first = (await gql(Create, { input, key }, merchant.apiKey)).data!.requestCreate as { id: string };
-    const again = (await gql(Create, { input, key }, merchant.apiKey)).data!.requestCreate as { id: string };
-    expect(again.id).toBe(first.id);
-    const reused = await gql(Create, { input: { ...input, amount: 10 }, key }, merchant.apiKey);
-    expect(reused.data!.requestCreate).toMatchObject({ __typename: "StateConflictError", code: "IDEMPOTENCY_KEY_REUSED" });
-    expect(await db.paymentRequest.count({ where: { merchantId: merchant.merchantId } })).toBe(1);
-  });
-
-  it("replays a GraphQL mutation's typed error by its code, even once the call would now succeed", async () => {
-    const { merchant, wallet, create } = await merchantWithWallet();
-    const created = (await gql(Create, { input: { ...create, amount: 4000 } }, merchant.apiKey)).data!.requestCreate as {
-      id: string;
-    };
-    const input = { requestId: created.id, ledger: "sandbox.nzd.wallet", authorization: wallet.walletId };
-    const key = randomUUID();
-    const refused = await gql(Pay, { input, key }, merchant.apiKey);
-    expect(refused.data!.requestPay).toMatchObject({ __typename: "LedgerRefusedError", code: "INSUFFICIENT_ASSET_BALANCE" });
-    // What is kept names the error by its code alone: renaming an error class cannot break a retry.
-    const kept = await db.idempotencyKey.findFirstOrThrow({ where: { key } });
-    expect(kept.outcome).toEqual({ error: { code: "INSUFFICIENT_ASSET_BALANCE", message: expect.any(String) } });
-
-    await db.sandboxWallet.update({ where: { id: wallet.walletId }, data: { balance: 10_000n } });
-    expect(await gql(Pay, { input, key }, merchant.apiKey)).toEqual(refused);
-    expect(await walletBalance(wallet.walletId)).toBe(10_000n);
-    // Without the key the same pay now goes through.
-    expect((await gql(Pay, { input }, merchant.apiKey)).data!.requestPay).toMatchObject({ __typename: "PaymentRequest" });
   });
 });
 
@@ -247,11 +392,11 @@ describe("Idempotency-Key compares the parsed input", () => {
   });
 });
 
-describe("Idempotency-Key after a crash", () => {
+describe("REST after a crash", () => {
   /** The state a process leaves when it stops after its write committed and before it kept the response. */
   const loseOutcome = (key: string) => db.idempotencyKey.updateMany({ where: { key }, data: { outcome: Prisma.DbNull } });
 
-  it("answers a retry with the first outcome when the write committed but its response was never kept", async () => {
+  it("rebuilds each write's answer from its entity when the write committed but its response was never kept", async () => {
     const { merchant, wallet, call, create } = await merchantWithWallet();
     const createKey = randomUUID();
     const first = await call("requests.create", createKey, create);
@@ -274,40 +419,5 @@ describe("Idempotency-Key after a crash", () => {
     const refundRetry = await call("transactions.refund", refundKey, refund);
     expect(refundRetry).toMatchObject({ status: 200, body: refunded.body });
     expect(await walletBalance(wallet.walletId)).toBe(750n);
-
-    // GraphQL's typed mutations alike: the retry gets the same request, no second one.
-    const gqlKey = randomUUID();
-    const created = await gql(Create, { input: create, key: gqlKey }, merchant.apiKey);
-    await loseOutcome(gqlKey);
-    expect(await gql(Create, { input: create, key: gqlKey }, merchant.apiKey)).toMatchObject({ data: created.data });
-    expect(await db.paymentRequest.count({ where: { merchantId: merchant.merchantId } })).toBe(2);
-  });
-
-  it("lets a retry take over a claim whose call died before its write committed, once the claim's lease is over", async () => {
-    const merchant = await buildMerchant();
-    const create = { merchantId: merchant.merchantId, asset: "NZD", amount: 400 };
-    const prefix = (await db.apiKey.findFirstOrThrow({ where: { merchantId: merchant.merchantId } })).prefix;
-    const claimAs = (key: string, ageMs: number) =>
-      db.idempotencyKey.create({
-        data: {
-          apiKeyPrefix: prefix,
-          key,
-          fingerprint: fingerprintOf("requests.create", createRequestInput, create),
-          createdAt: new Date(Date.now() - ageMs),
-          expiresAt: new Date(Date.now() + 3_600_000),
-        },
-      });
-    const call = (key: string) => rest("requests.create", { apiKey: merchant.apiKey, headers: withKey(key), json: create });
-
-    const recent = randomUUID();
-    await claimAs(recent, 1_000);
-    expect(await call(recent)).toMatchObject({ status: 409, body: { message: "IDEMPOTENCY_KEY_IN_USE" } });
-
-    const abandoned = randomUUID();
-    await claimAs(abandoned, 5 * 60_000);
-    const taken = await call(abandoned);
-    expect(taken.status).toBe(200);
-    expect(await call(abandoned)).toMatchObject({ status: 200, body: taken.body });
-    expect(await db.paymentRequest.count({ where: { merchantId: merchant.merchantId } })).toBe(1);
   });
 });

@@ -1,0 +1,112 @@
+import type { Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { DomainContext } from "../../domain/context.js";
+import { DomainError } from "../../domain/errors.js";
+import { payRequest } from "../../domain/requests/pay.js";
+import { findPayPageRequest, type PayPageRequest } from "../../domain/requests/pay-page.js";
+import { payRequestInput } from "../../domain/requests/schemas.js";
+import type { Logger } from "../../logger.js";
+import { formParams } from "../../transport/form-params.js";
+import { httpStatusOf } from "../../transport/http-status.js";
+import { runIdempotently } from "../../transport/idempotency.js";
+import type { Links } from "../../transport/links.js";
+import type { RateLimiter } from "../../transport/rate-limit.js";
+import { carriesToken, sameSite } from "./csrf.js";
+import { pageMeter, payerContext, payerView, refusal, UNKNOWN_REQUEST } from "./payer.js";
+
+export interface PaymentParts {
+  limiter: RateLimiter;
+  links: Links;
+  logger: Logger;
+  /** PUBLIC_URL's origin: a payment's Origin must be the service's own. */
+  publicOrigin: string;
+}
+
+/**
+ * POST /pay/:code: pays with a sandbox wallet (form fields csrf, idempotencyKey, wallet). A post
+ * that asks for JSON is answered with the payer's view or the refusal; a form post is sent back to
+ * the page (303), with `?error=<CODE>` when refused.
+ */
+export function mountPayment(app: Hono, { limiter, links, logger, publicOrigin }: PaymentParts) {
+  // A payment form is a few hundred bytes.
+  app.post(
+    "/pay/:code",
+    bodyLimit({ maxSize: 4096, onError: (c) => c.json(refusal("BAD_REQUEST", "The form is too large."), 413) }),
+  );
+  app.post("/pay/:code", async (c) => {
+    const wantsJson = (c.req.header("accept") ?? "").includes("application/json");
+    const code = c.req.param("code");
+    const answer = (status: number, body: unknown, error?: string, headers?: Record<string, string>) =>
+      wantsJson
+        ? c.json(body, status as 200, headers)
+        : c.redirect(`/pay/${encodeURIComponent(code)}${error ? `?error=${encodeURIComponent(error)}` : ""}`, 303);
+    const refused = (error: DomainError, headers?: Record<string, string>) =>
+      answer(httpStatusOf(error.code), refusal(error.code, error.message), error.code, headers);
+
+    if (!sameSite(c, publicOrigin))
+      return answer(403, refusal("FORBIDDEN", "A payment must come from the pay page itself."), "FORBIDDEN");
+    await limiter.charge(pageMeter(c), 1);
+    const form = await readForm(c);
+    if (!form)
+      return answer(
+        400,
+        refusal("BAD_REQUEST", "Send the form as application/x-www-form-urlencoded or multipart/form-data."),
+        "BAD_REQUEST",
+      );
+    if (!carriesToken(c, form)) return answer(403, refusal("FORBIDDEN", "The form has expired: reload the page."), "FORBIDDEN");
+    const page = await findPayPageRequest(code);
+    if (!page) return answer(404, UNKNOWN_REQUEST, "REQUEST_NOT_FOUND");
+    if (!page.walletLedger)
+      return answer(
+        400,
+        refusal("LEDGER_NOT_ENABLED", "This request cannot be paid with a sandbox wallet."),
+        "LEDGER_NOT_ENABLED",
+      );
+
+    let paid: Awaited<ReturnType<typeof payOnce>>;
+    try {
+      paid = await payOnce(payerContext(c, logger), page, form);
+    } catch (error) {
+      // An outage is not kept (a retry of the form runs again), but the form is told it as any refusal.
+      if (error instanceof DomainError) return refused(error);
+      throw error;
+    }
+    const replayed = paid.replayed ? { "Idempotent-Replayed": "true" } : undefined;
+    if (!paid.ok) return refused(paid.refusal, replayed);
+    const now = await findPayPageRequest(page.request.requestCode);
+    return answer(200, payerView(now!, links), undefined, replayed);
+  });
+}
+
+/** The payment, under the form's idempotency key (transport/idempotency.ts): a double submit pays once. */
+function payOnce(ctx: DomainContext, page: PayPageRequest, form: Record<string, string>) {
+  const input = { requestId: page.request.id, ledger: page.walletLedger, authorization: form["wallet"] };
+  return runIdempotently({
+    actor: ctx.actor,
+    key: form["idempotencyKey"] ?? "",
+    operation: "pay-page",
+    schema: payRequestInput,
+    input,
+    run: (writeIdempotencyRecord) => payRequest({ ...ctx, writeIdempotencyRecord }, input as never),
+    // The page shows the request as it is now, whether paid by this call or an earlier one.
+    keep: () => ({}),
+    rebuild: async () => ({}),
+  });
+}
+
+/**
+ * The payment form's fields, or null for a body that is not a readable form. A URL-encoded body is
+ * decoded strictly (transport/form-params.ts): bytes that are not UTF-8 reach the wallet id as an
+ * unpaired surrogate, which the payment refuses, never as U+FFFD. A file field is not text.
+ */
+async function readForm(c: Context): Promise<Record<string, string> | null> {
+  const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type === "application/x-www-form-urlencoded") return formParams(await c.req.text());
+  if (type !== "multipart/form-data") return null;
+  try {
+    const fields = await c.req.parseBody();
+    return Object.fromEntries(Object.entries(fields).filter((field): field is [string, string] => typeof field[1] === "string"));
+  } catch {
+    return null;
+  }
+}
