@@ -12,8 +12,8 @@ const { build, stop } = createRequire(import.meta.url)("esbuild");
 const runs = (/** @type {string} */ root) => join(root, ".data", "run");
 const DAY_MS = 24 * 3_600_000;
 
-/** What a start runs: the sources of every process, and what they import from prisma/. */
-const SOURCES = ["src/**/*.ts", "worker/**/*.ts", "scripts/start/**/*.ts", "scripts/node-process.ts"];
+/** What a start runs: the sources of every process, and what they import from prisma/; the pay page's files as they are. */
+const SOURCES = ["src/**/*.ts", "worker/**/*.ts", "scripts/start/**/*.ts", "scripts/node-process.ts", "src/http/pay/static/*"];
 
 /**
  * Transpiles the TypeScript sources to JavaScript in a new folder of `.data/run/` (esbuild, a
@@ -52,6 +52,7 @@ export async function transpile(root, outdir, entryPoints) {
     target: `node${process.versions.node.split(".")[0]}`,
     sourcemap: "linked",
     logLevel: "silent",
+    loader: { ".css": "copy", ".js": "copy" },
   });
 }
 
