@@ -1,4 +1,4 @@
-import { Hono, type Context } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { declaredBodyLength, MAX_BODY_BYTES } from "./limits.js";
 import type { Logger } from "../logger.js";
@@ -46,19 +46,13 @@ export interface AppParts {
   tracing?: { calls: ReturnType<typeof tracedCalls>; operations: GraphQLParts["operationSpans"] };
 }
 
+type GraphQLHandler = ReturnType<typeof createGraphQLHandler>;
+
 /** The API as a fetch handler: /graphql for GraphQL (GraphiQL in a browser), /api/* for the dotted routes. */
 export function createApp({ config, logger, redis, tracing }: AppParts) {
   const feed = subscribeRequestChanges(config.redis, logger);
   const stopPublishing = publishRequestChanges(redis, logger);
-  const streams = boundedStreams(createStreamSlots(redis, config.subscriptions, logger), {
-    // While Redis cannot be read, streams stay open; the next look finds the revocation.
-    among: (prefixes) =>
-      revokedAmong(redis, prefixes).catch((err: unknown) => {
-        logger.warn({ err }, "could not look up whether the keys of open subscription streams were revoked");
-        return [];
-      }),
-    everyMs: REVOKED_STREAMS_CHECK_MS,
-  });
+  const streams = subscriptionStreams(config.subscriptions, redis, logger);
   const limiter = createRateLimiter(redis, config.rateLimit.perMinute);
   const contexts = createRequestContexts(limiter, logger);
   const caller = callerMiddleware(contexts, limiter);
@@ -78,16 +72,70 @@ export function createApp({ config, logger, redis, tracing }: AppParts) {
     },
     { ...config.graphql, corsOrigins: config.server.corsOrigins },
   );
-  const trustedProxies = config.server.trustedProxies.map((range) => parseAddressRange(range)!);
   const app = new Hono();
   app.onError(errorRenderer(logger));
   if (tracing) app.use("*", tracing.calls);
   const calls = trackCalls();
   app.use("*", calls.middleware);
   countCalls(app, new Set(Object.keys(routes)));
-  // Every call gets a request id (the caller's X-Request-Id, or a new one) that its log lines, its
-  // audit rows and the webhook it may cause all carry; the response echoes it.
-  app.use("*", async (c, next) => {
+  app.use("*", requestLog(logger, config.server.trustedProxies));
+  mountGraphQL(app, yoga, config.graphql.graphiql);
+  mountProbes(app, redis);
+  mountRest(app, caller, links, routing);
+  mountQrCodes(app, caller, links);
+  const payPage = mountPayPage(app, { limiter, changes: feed, links, logger, publicUrl: config.server.publicUrl });
+  app.notFound((c) =>
+    c.json({ statusCode: 404, error: "Not Found", message: "Not Found", reason: `No route ${c.req.method} ${c.req.path}` }, 404),
+  );
+
+  const closeStreams = () => Promise.all([streams.closeAll(), payPage.closeStreams()]).then(() => undefined);
+  return {
+    fetch: app.fetch,
+    /** Ends every subscription stream open in this process; settles once their places are given back. */
+    closeStreams,
+    /**
+     * Refuses new calls and ends the subscription streams (clients get a `complete` event, and
+     * their places in the per-key and per-address bounds are given back); resolves once the calls
+     * already running have answered. The process closes its connections only after that (src/api/server.ts).
+     */
+    stop: async () => {
+      const idle = calls.stop();
+      await Promise.all([streams.stop(), payPage.closeStreams()]);
+      await idle;
+    },
+    dispose: async () => {
+      await closeStreams();
+      stopPublishing();
+      await yoga.dispose();
+      feed.close();
+    },
+  };
+}
+
+/**
+ * The subscription streams' bounds (per key and per client address, with Redis leases), and the
+ * periodic look that ends the streams of keys revoked meanwhile.
+ */
+function subscriptionStreams(limits: StreamLimits, redis: RedisClient, logger: Logger) {
+  return boundedStreams(createStreamSlots(redis, limits, logger), {
+    // While Redis cannot be read, streams stay open; the next look finds the revocation.
+    among: (prefixes) =>
+      revokedAmong(redis, prefixes).catch((err: unknown) => {
+        logger.warn({ err }, "could not look up whether the keys of open subscription streams were revoked");
+        return [];
+      }),
+    everyMs: REVOKED_STREAMS_CHECK_MS,
+  });
+}
+
+/**
+ * Every call gets a request id (the caller's X-Request-Id, or a new one) that its log lines, its
+ * audit rows and the webhook it may cause all carry; the response echoes it, and one log line
+ * says how the call ended. The client's address is noted for the rate limits and stream bounds.
+ */
+function requestLog(logger: Logger, trustedProxyRanges: string[]): MiddlewareHandler {
+  const trustedProxies = trustedProxyRanges.map((range) => parseAddressRange(range)!);
+  return async (c, next) => {
     const requestId = requestIdOf(c.req.raw);
     recordClientAddress(c.req.raw, clientAddress(c, trustedProxies));
     const started = performance.now();
@@ -97,15 +145,29 @@ export function createApp({ config, logger, redis, tracing }: AppParts) {
       { requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
       "http request",
     );
-  });
+  };
+}
 
+/** GraphQL at /graphql: its body bound, GraphiQL's page when it is on, and Yoga. */
+function mountGraphQL(app: Hono, yoga: GraphQLHandler, graphiql: boolean) {
+  app.use("/graphql", graphqlBodyLimit());
+  // GraphiQL's page, when it is on: compressed and cached, before Yoga (http/graphiql.ts).
+  if (graphiql) app.get("/graphql", graphiqlPage());
+  // Yoga answers CORS preflights itself (graphql/yoga.ts). handleRequest, not fetch: fetch races
+  // the answer against the Request's abort signal, and reading that signal makes @hono/node-server
+  // build an AbortController for every call. A stream still ends when its client goes.
+  app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => yoga.handleRequest(c.req.raw, {}));
+}
+
+/** Refuses a GraphQL body over MAX_BODY_BYTES with 413, before it is parsed. */
+function graphqlBodyLimit(): MiddlewareHandler {
   const tooLarge = (c: Context) =>
     c.json(
       { errors: [{ message: `The body is larger than ${MAX_BODY_BYTES} bytes.`, extensions: { code: "BAD_REQUEST" } }] },
       413,
     );
   const streamedBodyLimit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
-  app.use("/graphql", async (c, next) => {
+  return async (c, next) => {
     // A declared length is checked as it is; only a streamed body is counted as it arrives
     // (counting wraps the body in a stream, a large share of a small call's cost).
     const length = declaredBodyLength(c.req.raw.headers);
@@ -115,13 +177,11 @@ export function createApp({ config, logger, redis, tracing }: AppParts) {
       return streamedBodyLimit(c, () => (carryOver(original, c.req.raw), next()));
     }
     return length > MAX_BODY_BYTES ? tooLarge(c) : next();
-  });
-  // Yoga answers CORS preflights itself (graphql/yoga.ts). handleRequest, not fetch: fetch races
-  // the answer against the Request's abort signal, and reading that signal makes @hono/node-server
-  // build an AbortController for every call. A stream still ends when its client goes.
-  // GraphiQL's page, when it is on: compressed and cached, before Yoga (http/graphiql.ts).
-  if (config.graphql.graphiql) app.get("/graphql", graphiqlPage());
-  app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => yoga.handleRequest(c.req.raw, {}));
+  };
+}
+
+/** What orchestrators and receivers ask without a key: liveness, readiness and the signing keys. */
+function mountProbes(app: Hono, redis: RedisClient) {
   app.get("/health", (c) => c.json({ status: "ok" }));
   app.get("/ready", async (c) => {
     const [database, redisUp] = await Promise.all([databaseReachable(), redisReachable(redis)]);
@@ -140,34 +200,6 @@ export function createApp({ config, logger, redis, tracing }: AppParts) {
     c.header("Cache-Control", "public, max-age=300");
     return c.json(await publishedSigningKeys(new Date()));
   });
-  mountRest(app, caller, links, routing);
-  mountQrCodes(app, caller, links);
-  const payPage = mountPayPage(app, { limiter, changes: feed, links, logger, publicUrl: config.server.publicUrl });
-  app.notFound((c) =>
-    c.json({ statusCode: 404, error: "Not Found", message: "Not Found", reason: `No route ${c.req.method} ${c.req.path}` }, 404),
-  );
-
-  return {
-    fetch: app.fetch,
-    /** Ends every subscription stream open in this process; settles once their places are given back. */
-    closeStreams: () => Promise.all([streams.closeAll(), payPage.closeStreams()]).then(() => undefined),
-    /**
-     * Refuses new calls and ends the subscription streams (clients get a `complete` event, and
-     * their places in the per-key and per-address bounds are given back); resolves once the calls
-     * already running have answered. The process closes its connections only after that (src/api/server.ts).
-     */
-    stop: async () => {
-      const idle = calls.stop();
-      await Promise.all([streams.stop(), payPage.closeStreams()]);
-      await idle;
-    },
-    dispose: async () => {
-      await Promise.all([streams.closeAll(), payPage.closeStreams()]);
-      stopPublishing();
-      await yoga.dispose();
-      feed.close();
-    },
-  };
 }
 
 export type App = ReturnType<typeof createApp>;
