@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 
 // Required, not imported: esbuild is a CommonJS package, and importing it through the ES module
-// loader left the process 10-13 MiB larger for as long as it runs (Node 20, /proc/self/status).
+// loader keeps the process several MiB larger for as long as it runs.
 /** @type {typeof import("esbuild")} */
 const { build, stop } = createRequire(import.meta.url)("esbuild");
 
