@@ -1,7 +1,9 @@
 /**
  * Rows the bench makes in bulk with SQL, outside any measured run: requests to pay and paid
  * purchases to refund (each measured call gets one of its own), and the rows of the scale section.
- * The rows are those the service writes (src/domain/requests/create.ts and pay.ts).
+ * The rows are those the service writes (src/domain/requests/create.ts and pay.ts):
+ * test/bench/seed.test.ts reads them through the service's own mappers, so a column the schema gains
+ * and these statements lack fails there.
  */
 import { randomBytes } from "node:crypto";
 import type pg from "pg";
