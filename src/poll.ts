@@ -3,8 +3,10 @@ import { inspect } from "node:util";
 /**
  * Reads `read` every `everyMs` until `done` holds of its value, and returns that value. Past
  * `timeoutMs` it throws, naming what it waited for (`what`, worked out then if a function) and the
- * last value read. The one polling loop of the project: start-up, the API's wait for Redis, the
- * supervisor, the tests and the bench use it.
+ * last value read. Every wait for a condition that gives up uses it: start-up, the API's wait for
+ * Redis, the supervisor, the engines, the tests and the bench. The worker's loops never give up, so
+ * they are its own: its wait for the database at start (backing off while it reports the outage)
+ * and the outbox's poll (worker/outbox-poll.ts).
  */
 export async function until<T>(
   read: () => Promise<T> | T,
