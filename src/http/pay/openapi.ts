@@ -1,25 +1,33 @@
-/** The pay page's addresses in the OpenAPI document (src/http/rest/openapi.ts): public, no API key. */
-export function payPagePaths(payerView: Record<string, unknown>) {
-  const code = {
-    name: "code",
-    in: "path",
-    required: true,
-    description: "The request's requestCode, or its shortCode (PR-XXX-XXX; any case, dashes optional).",
-    schema: { type: "string" },
-  };
-  const html = (description: string) => ({ description, content: { "text/html": { schema: { type: "string" } } } });
-  const refusal = {
-    description: "Refused: `error.code` is the CODE (REQUEST_NOT_FOUND 404, FORBIDDEN 403, RATE_LIMIT_EXCEEDED 429, …).",
-    content: {
-      "application/json": {
-        schema: {
-          type: "object",
-          properties: { error: { type: "object", properties: { code: { type: "string" }, message: { type: "string" } } } },
-        },
+type Schema = Record<string, unknown>;
+
+const code = {
+  name: "code",
+  in: "path",
+  required: true,
+  description: "The request's requestCode, or its shortCode (PR-XXX-XXX; any case, dashes optional).",
+  schema: { type: "string" },
+};
+const html = (description: string) => ({ description, content: { "text/html": { schema: { type: "string" } } } });
+const refusal = {
+  description: "Refused: `error.code` is the CODE (REQUEST_NOT_FOUND 404, FORBIDDEN 403, RATE_LIMIT_EXCEEDED 429, …).",
+  content: {
+    "application/json": {
+      schema: {
+        type: "object",
+        properties: { error: { type: "object", properties: { code: { type: "string" }, message: { type: "string" } } } },
       },
     },
-  };
-  const page = { tags: ["pay page"], security: [] };
+  },
+};
+const page = { tags: ["pay page"], security: [] };
+
+/** The pay page's addresses in the OpenAPI document (src/http/rest/openapi.ts): public, no API key. */
+export function payPagePaths(payerView: Schema) {
+  return { ...pages(payerView), ...views(payerView) };
+}
+
+/** The pages, and the payment their form posts. */
+function pages(payerView: Schema) {
   return {
     "/pay": {
       get: {
@@ -68,6 +76,12 @@ export function payPagePaths(payerView: Record<string, unknown>) {
         },
       },
     },
+  };
+}
+
+/** What the page reads: the payer's view, its stream, the QR code. */
+function views(payerView: Schema) {
+  return {
     "/pay/{code}/status": {
       get: {
         ...page,
