@@ -76,7 +76,7 @@ export async function compareAlternating<V extends string>(
         number
       >,
       cpuRatio: Object.fromEntries(
-        names.map((name) => [name, first.cpu && figures[name].cpu ? Number((figures[name].cpu! / first.cpu).toFixed(2)) : null]),
+        names.map((name) => [name, first.cpu && figures[name].cpu ? Number((figures[name].cpu / first.cpu).toFixed(2)) : null]),
       ) as Record<V, number | null>,
     };
   }

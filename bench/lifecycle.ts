@@ -42,7 +42,7 @@ export async function cleanUp(): Promise<boolean> {
     for (const step of steps) {
       await step.run().catch((err: unknown) => {
         clean = false;
-        console.error(`bench: could not ${step.what}: ${err}`);
+        console.error(`bench: could not ${step.what}: ${String(err)}`);
       });
     }
     return clean;

@@ -46,7 +46,7 @@ export function run(options: Options, duration: number): Promise<Result> {
     };
   });
   return new Promise((resolve, reject) => {
-    instance = autocannon({ ...options, duration, requests }, (err, result) => {
+    instance = autocannon({ ...options, duration, requests }, (err: Error | null, result) => {
       if (err) return reject(err);
       const { non2xx, errors, timeouts } = result;
       if (firstBad === null && !non2xx && !errors && !timeouts) return resolve(result);

@@ -64,7 +64,7 @@ export function startHelper(script: string, args: string[], env: NodeJS.ProcessE
 export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<string> {
   const child = spawnScript(script, args, { env, stdout: "pipe" });
   let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk));
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
@@ -81,5 +81,5 @@ export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv
 
 /** The admin CLI's answer (`--json`) to one command. */
 export async function admin(env: NodeJS.ProcessEnv, ...words: string[]): Promise<Record<string, string>> {
-  return JSON.parse(await runScript("src/cli/admin.ts", [...words, "--json"], env));
+  return JSON.parse(await runScript("src/cli/admin.ts", [...words, "--json"], env)) as Record<string, string>;
 }

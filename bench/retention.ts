@@ -42,7 +42,7 @@ export async function measureRetention(bench: Bench, options: BenchOptions, data
   const count = options.retentionRows;
   await seedDueRows(bench, count);
   const ids = (await sql.query("SELECT id FROM payment_request WHERE merchant_id = $1 LIMIT 1000", [merchantId])).rows.map(
-    (r) => r.id as string,
+    (r: { id: string }) => r.id,
   );
   const info = infoOfAny(api, headers, ids);
   const quiet = record("retention.info.quiet", "retention", "info, no sweep", 16, await load(info, timing, pids.api), {
@@ -74,5 +74,5 @@ export async function measureRetention(bench: Bench, options: BenchOptions, data
       `(${deleted.idempotency_key.toLocaleString("en")} idempotency keys, ${deleted.activity.toLocaleString("en")} activity rows); ` +
       `info p99 ${quiet} ms before, ${worst} ms at worst while it ran (${(worst / Math.max(quiet, 1)).toFixed(2)}×)`,
   );
-  return { rowsDue: 2 * count, deleted, sweepMs: sweepMs!, p99Quiet: quiet, p99DuringSweep: worst };
+  return { rowsDue: 2 * count, deleted, sweepMs, p99Quiet: quiet, p99DuringSweep: worst };
 }

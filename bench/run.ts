@@ -123,8 +123,6 @@ const tracingSection = async () => {
 };
 if (options.only === "tracing") {
   const tracing = await tracingSection();
-
-  const topology = await topologySection();
   console.log(`\nWrote ${await writeResults(options.quick, { only: "tracing", tracing })}`);
   await sql.end();
   await finish();

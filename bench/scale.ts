@@ -19,7 +19,7 @@ export async function measureScale(bench: Bench, options: BenchOptions): Promise
     // The merchant's own: other sections make requests of other merchants, which its key cannot read.
     const ids = (
       await sql.query("SELECT id FROM payment_request TABLESAMPLE SYSTEM (1) WHERE merchant_id = $1 LIMIT 2000", [merchantId])
-    ).rows.map((r) => r.id as string);
+    ).rows.map((r: { id: string }) => r.id);
     const info = infoOfAny(api, headers, ids);
     const label = `info @ ${size.toLocaleString("en")} rows`;
     scale[size] = record(`scale.info.${size}`, "scale", label, 16, await load(info, timing, pids.api), { cpuOf: "API" }).p99;

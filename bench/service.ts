@@ -120,9 +120,9 @@ export async function startService(env: NodeJS.ProcessEnv, port?: number): Promi
   const lastLines: string[] = [];
   let lastOutputAt = Date.now();
   let partial = "";
-  npm.stdout!.on("data", (chunk: Buffer) => {
+  npm.stdout.on("data", (chunk: Buffer) => {
     lastOutputAt = Date.now();
-    const lines = (partial + chunk).split("\n");
+    const lines = (partial + chunk.toString()).split("\n");
     partial = lines.pop()!;
     for (const line of lines) {
       // The processes' own logs (JSON lines at LOG_LEVEL) go through; the supervisor's words and the demo keys do not.

@@ -20,7 +20,7 @@ function createPayCycles(bench: Bench, connections: number, transport: "rest" | 
         headers: bench.headers,
         body: rest ? createBody(bench.merchantId) : gqlCreate(bench.merchantId),
         onResponse: (_s, body, context: Context) => {
-          const parsed = JSON.parse(body);
+          const parsed = JSON.parse(body) as { requestId: string } & { data: { requestCreate: { id: string } } };
           context.id = rest ? parsed.requestId : parsed.data.requestCreate.id;
         },
       },

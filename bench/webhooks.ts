@@ -22,12 +22,14 @@ export async function startWebhookReceiver() {
   let arrived = 0;
   const server = createServer((req, res) => {
     let body = "";
-    req.on("data", (chunk: Buffer) => (body += chunk));
+    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
     req.on("end", () => {
       const now = Date.now();
       arrived += 1;
       const token = (JSON.parse(body) as { token: string }).token;
-      const payload = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString());
+      const payload = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as {
+        transaction: { request: { requestId: string } };
+      };
       arrivals.set(payload.transaction.request.requestId, now);
       res.writeHead(200).end("ok");
     });
@@ -74,7 +76,7 @@ export async function deliveryBurst(sql: pg.Client, receiver: WebhookReceiver, c
     await sql.query("SELECT request_id, merchant_id, transaction_id, payload FROM webhook_event WHERE url = $1 LIMIT 1", [
       receiver.hookUrl,
     ])
-  ).rows;
+  ).rows as { request_id: string; merchant_id: string; transaction_id: string; payload: unknown }[];
   if (!template) throw new Error("bench: no notification to the receiver to clone (make one with notificationLatency first)");
   await sql.query("DROP TABLE IF EXISTS ids");
   await sql.query(`CREATE TEMP TABLE ids AS SELECT gen_random_uuid() AS id FROM generate_series(1, ${count})`);
@@ -91,15 +93,13 @@ export async function deliveryBurst(sql: pg.Client, receiver: WebhookReceiver, c
     [template.merchant_id, template.request_id, receiver.hookUrl, template.payload],
   );
   await sql.query("SELECT pg_notify('webhook_events', 'bench')");
-  const recorded = async () =>
-    Number(
-      (
-        await sql.query(
-          `SELECT count(*) FROM webhook_event e JOIN ids ON ids.id = e.transaction_id
-           WHERE e.state = 'DELIVERED' AND EXISTS (SELECT 1 FROM webhook_attempt a WHERE a.event_id = e.id AND a.outcome = 'DELIVERED')`,
-        )
-      ).rows[0].count,
+  const recorded = async () => {
+    const { rows } = await sql.query(
+      `SELECT count(*) FROM webhook_event e JOIN ids ON ids.id = e.transaction_id
+       WHERE e.state = 'DELIVERED' AND EXISTS (SELECT 1 FROM webhook_attempt a WHERE a.event_id = e.id AND a.outcome = 'DELIVERED')`,
     );
+    return Number((rows[0] as { count: string }).count);
+  };
   // Counting in PostgreSQL is work for the database too, so it starts once the receiver has them all.
   let done = 0;
   await waitUntil(

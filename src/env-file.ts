@@ -50,7 +50,9 @@ export function loadDatabasePassword(env: NodeJS.ProcessEnv = process.env): void
   try {
     password = readFileSync(file, "utf8").replace(/\r?\n$/, "");
   } catch (err) {
-    throw new Error(`DATABASE_PASSWORD_FILE names ${file}, which cannot be read (${(err as NodeJS.ErrnoException).code}).`);
+    throw new Error(`DATABASE_PASSWORD_FILE names ${file}, which cannot be read (${(err as NodeJS.ErrnoException).code}).`, {
+      cause: err,
+    });
   }
   env["DATABASE_URL"] = withPassword(env["DATABASE_URL"], password);
   for (const name of ["DATABASE_DIRECT_URL", "DATABASE_READ_URL"]) {

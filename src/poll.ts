@@ -12,7 +12,7 @@ export async function until<T>(
   read: () => Promise<T> | T,
   done: (value: T) => boolean,
   timeoutMs = 15_000,
-  what: string | (() => string) = `${done}`,
+  what: string | (() => string) = done.toString(),
   everyMs = 50,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -5,7 +5,7 @@ export interface Daemon {
   readonly name: string;
   readonly child: ChildProcess;
   /** What it wrote to standard output and error, for a failure's message. */
-  output(): string;
+  readonly output: () => string;
   /** Stops it (SIGTERM, then SIGKILL after 5 s) and resolves once it has exited. */
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -25,8 +25,8 @@ export async function startDaemon(
   const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env: env ?? process.env });
   let output = "";
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
-  child.stdout!.on("data", keep);
-  child.stderr!.on("data", keep);
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   let gone = false;
   void exited.then(() => (gone = true));

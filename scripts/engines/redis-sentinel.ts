@@ -40,9 +40,9 @@ export interface SentinelGroup {
 }
 
 /** A reply of SENTINEL REPLICAS/SENTINELS (a flat field/value list per entry) as objects. */
-const records = (reply: unknown) =>
+const records = (reply: unknown): Record<string, string>[] =>
   (reply as string[][]).map((fields) =>
-    Object.fromEntries(fields.flatMap((_, i) => (i % 2 ? [] : [[fields[i], fields[i + 1]]]))),
+    Object.fromEntries(fields.flatMap((_, i): [string, string][] => (i % 2 ? [] : [[fields[i] ?? "", fields[i + 1] ?? ""]]))),
   );
 
 const redisArgs = (port: number, dir: string) => [

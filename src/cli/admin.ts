@@ -26,7 +26,7 @@ const [
   { closeKeyRevocations, openKeyRevocations },
   { redisTopology },
   { createClient },
-  { DomainError },
+  { isDomainError },
   { createApiKey },
   { revokeApiKey },
   { createMerchant },
@@ -97,13 +97,13 @@ try {
     values.json
       ? JSON.stringify(result)
       : Object.entries(result)
-          .map(([k, v]) => `${k}: ${v}`)
+          .map(([k, v]) => `${k}: ${String(v)}`)
           .join("\n"),
   );
 } catch (error) {
   exitCode = error instanceof UsageError ? 2 : 1;
   if (error instanceof UsageError) console.error(error.message);
-  else if (error instanceof DomainError)
+  else if (isDomainError(error))
     console.error(
       values.json ? JSON.stringify({ error: error.code, message: error.message }) : `${error.code}: ${error.message}`,
     );

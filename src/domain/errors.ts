@@ -117,6 +117,11 @@ export abstract class DomainError<C extends ErrorCode = ErrorCode> extends Error
   }
 }
 
+/** `instanceof DomainError` narrows to `DomainError<any>`, whose code is `any`; this keeps it an ErrorCode. */
+export function isDomainError(error: unknown): error is DomainError {
+  return error instanceof DomainError;
+}
+
 /**
  * An error made without capturing the stack: for refusals a caller may send by the thousand (a
  * throttled flood), which are answers, not faults, and whose stack no one reads. Capturing one cost

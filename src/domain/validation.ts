@@ -132,6 +132,7 @@ export const optional = <S extends z.ZodType>(schema: S) =>
   );
 
 /** U+0000, or a surrogate code unit that is not half of a pair. */
+// eslint-disable-next-line no-control-regex -- U+0000 is the character this pattern exists to find
 const ILL_FORMED = /[\u0000\p{Cs}]/u;
 
 /** Whether text is free of U+0000 and unpaired surrogates: text PostgreSQL can take as it is. */

@@ -1,4 +1,4 @@
-import { GraphQLError, parse, type ValidationRule } from "graphql";
+import { GraphQLError, OperationTypeNode, parse, type ParseOptions, type Source, type ValidationRule } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { rootFieldCount } from "./root-fields.js";
 
@@ -19,7 +19,7 @@ export const MAX_ROOT_MUTATION_FIELDS = 10;
 /** Refuses, before execution, a mutation operation that selects too many root fields. */
 const maxRootMutationFields: ValidationRule = (context) => ({
   OperationDefinition(operation) {
-    if (operation.operation !== "mutation") return;
+    if (operation.operation !== OperationTypeNode.MUTATION) return;
     const count = rootFieldCount(operation, context.getDocument());
     if (count > MAX_ROOT_MUTATION_FIELDS) {
       context.reportError(
@@ -47,7 +47,7 @@ export const refusedAsBadRequest = {
 export function useOperationBounds(): Plugin {
   return {
     onParse({ setParseFn }) {
-      setParseFn((source, options) => {
+      setParseFn((source: string | Source, options?: ParseOptions) => {
         try {
           return parse(source, { ...options, maxTokens: MAX_TOKENS });
         } catch (err) {

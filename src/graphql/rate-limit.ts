@@ -1,6 +1,6 @@
 import { GraphQLError, type DocumentNode, type GraphQLSchema } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { DomainError, RateLimitedError, stackless } from "../domain/errors.js";
+import { isDomainError, RateLimitedError, stackless } from "../domain/errors.js";
 import type { Meter, RateLimiter } from "../transport/rate-limit.js";
 import type { RequestContexts } from "../transport/request-context.js";
 import type { GraphQLContext } from "./context.js";
@@ -15,7 +15,7 @@ async function charge(limiter: RateLimiter, meter: Meter, calls: number): Promis
     await limiter.charge(meter, calls);
     return null;
   } catch (error) {
-    if (error instanceof DomainError) return callRefusal(error);
+    if (isDomainError(error)) return callRefusal(error);
     throw error;
   }
 }

@@ -64,7 +64,7 @@ function isoInstant(text: string): Date | null {
   const offset = parts[7];
   if (year! < 1 || hour > 23 || minute > 59 || second > 59) return null;
   if (offset && offset !== "Z" && (Number(offset.slice(1, 3)) > 23 || Number(offset.slice(4)) > 59)) return null;
-  const calendar = new Date(Date.UTC(year!, month! - 1, day!));
+  const calendar = new Date(Date.UTC(year!, month! - 1, day));
   calendar.setUTCFullYear(year!);
   if (calendar.getUTCMonth() !== month! - 1 || calendar.getUTCDate() !== day!) return null;
   const date = new Date(text);

@@ -1,6 +1,6 @@
 import type { ExecutionResult } from "graphql";
 import { isAsyncIterable, type Plugin, type YogaInitialContext } from "graphql-yoga";
-import { DomainError, ExternalServiceError, UnauthenticatedError } from "../domain/errors.js";
+import { isDomainError, type DomainError, ExternalServiceError, UnauthenticatedError } from "../domain/errors.js";
 import { clientAddressOf } from "../transport/request-context.js";
 import type { StreamSlot, StreamSlots } from "../transport/stream-slots.js";
 import type { GraphQLContext } from "./context.js";
@@ -68,12 +68,13 @@ export function boundedStreams(slots: StreamSlots, revoked?: RevokedKeys) {
           keyPrefix = (await context.key().catch(() => null))?.keyPrefix ?? null;
           slot = await slots.acquire({ keyPrefix, address: clientAddressOf(context.request) });
         } catch (error) {
-          if (error instanceof DomainError) return refusal(error);
+          if (isDomainError(error)) return refusal(error);
           throw error;
         }
-        let result: Awaited<ReturnType<typeof subscribeFn>>;
+        let result: ExecutionResult | AsyncIterable<ExecutionResult>;
         try {
-          result = await subscribeFn(args);
+          // graphql's subscribe: an error result, or a stream of execution results.
+          result = (await subscribeFn(args)) as ExecutionResult | AsyncIterable<ExecutionResult>;
         } catch (error) {
           void slot.release();
           throw error;
@@ -88,8 +89,7 @@ export function boundedStreams(slots: StreamSlots, revoked?: RevokedKeys) {
           await result[Symbol.asyncIterator]().return?.();
           return refusal(new ExternalServiceError("The service is stopping; subscribe again."));
         }
-        // A subscription's source yields execution results (graphql's subscribe).
-        const stream = endable(result as AsyncIterable<ExecutionResult>, slot, keyPrefix, open);
+        const stream = endable(result, slot, keyPrefix, open);
         if (revoked && keyPrefix && !checks) checks = setInterval(() => void endRevoked(), revoked.everyMs).unref();
         return stream;
       });

@@ -18,9 +18,10 @@ function withoutSuggestion(error: GraphQLError): GraphQLError {
  */
 export function useNoSuggestions(): Plugin {
   return {
-    onExecutionResult({ result, setResult }) {
+    onExecutionResult(payload) {
+      const { result } = payload;
       if (!result || isAsyncIterable(result) || !result.errors?.length) return;
-      setResult({ ...result, errors: result.errors.map((error) => withoutSuggestion(error as GraphQLError)) });
+      payload.setResult({ ...result, errors: result.errors.map((error) => withoutSuggestion(error)) });
     },
   };
 }

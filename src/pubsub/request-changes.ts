@@ -47,7 +47,9 @@ export function subscribeRequestChanges(topology: RedisTopology, logger: Logger)
     // A Cluster client keeps one subscriber connection per master, each for the channels of its slots.
     shardedSubscribers: true,
   });
-  subscriber.on("error", (err) => logger.warn({ err: { message: err.message } }, "request-change subscriber: redis error"));
+  subscriber.on("error", (err: Error) =>
+    logger.warn({ err: { message: err.message } }, "request-change subscriber: redis error"),
+  );
   const pubSub = createPubSub<Channels>({ eventTarget: merchantChannels(subscriber, logger) });
   return {
     /**

@@ -15,7 +15,7 @@ export function openRedis(topology: RedisTopology, logger: Logger): RedisClient 
     connectTimeout: 2_000,
     commandTimeout: 2_000,
   });
-  redis.on("error", (err) =>
+  redis.on("error", (err: Error) =>
     logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, "redis connection error"),
   );
   return redis;

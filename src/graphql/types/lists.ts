@@ -41,7 +41,7 @@ function refusingBadPages<R extends FieldRef<typeof builder.$inferSchemaTypes>>(
       ...config.argMappers,
       (args) => {
         for (const name of ["first", "last"] as const) {
-          const size = args[name] as unknown;
+          const size = args[name];
           if (typeof size === "number" && size < 0) throw new ValidationError("BAD_REQUEST", `${name} must not be negative.`);
         }
         const given = (name: string) => args[name] !== null && args[name] !== undefined;

@@ -282,9 +282,7 @@ builder.subscriptionField("paymentRequestChanged", (t) =>
         : changes;
     },
     resolve: (change, _args, ctx) =>
-      readOnce(change as RequestChange, async () =>
-        getRequest(await ctx.domain(), { requestId: (change as RequestChange).requestId }),
-      ),
+      readOnce(change, async () => getRequest(await ctx.domain(), { requestId: change.requestId })),
   }),
 );
 

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import { z } from "zod";
 import { isDatabaseUnavailable } from "../../connection-errors.js";
-import { DomainError, ExternalServiceError, type ErrorCode } from "../../domain/errors.js";
+import { ExternalServiceError, isDomainError } from "../../domain/errors.js";
 import { httpStatusOf } from "../../transport/http-status.js";
 
 export const errorBody = z.object({
@@ -21,10 +21,7 @@ export function errorResponseBody(statusCode: number, code: string, reason: stri
  * EXTERNAL_SERVICE_ERROR (503, retry later); anything else not a DomainError is INTERNAL_ERROR.
  */
 export function restError(error: unknown): ErrorBody {
-  if (!(error instanceof DomainError) && isDatabaseUnavailable(error)) return restError(new ExternalServiceError());
-  if (error instanceof DomainError) {
-    const code: ErrorCode = error.code;
-    return errorResponseBody(httpStatusOf(code), code, error.message);
-  }
+  if (!isDomainError(error) && isDatabaseUnavailable(error)) return restError(new ExternalServiceError());
+  if (isDomainError(error)) return errorResponseBody(httpStatusOf(error.code), error.code, error.message);
   return errorResponseBody(500, "INTERNAL_ERROR", "Unexpected error.");
 }

@@ -15,7 +15,6 @@ import {
   type CancelRequestInput,
   type CreateRequestInput,
   type PayRequestInput,
-  type RequestInfoInput,
 } from "../../domain/requests/schemas.js";
 import { getTransactionWithRequest } from "../../domain/transactions/info.js";
 import { refundTransaction } from "../../domain/transactions/refund.js";
@@ -88,7 +87,7 @@ export const routes: Record<string, Route> = {
     summary: "Read a request by requestId (or requestCode, or shortCode).",
     params: requestInfoInput,
     response: legacyPaymentRequest,
-    handle: async (ctx, params, links) => presentRequest(await getRequest(ctx, params as RequestInfoInput), ctx, links),
+    handle: async (ctx, params, links) => presentRequest(await getRequest(ctx, params), ctx, links),
   },
   "requests.pay": {
     write: { input: payRequestInput, replay: replayRequest },
