@@ -61,7 +61,7 @@ export const bigint = (): Column<bigint> => ({
   sqlType: "bigint",
   json: (qualified) => `${qualified}::text`,
   decode(value, where) {
-    if (typeof value !== "string" || !/^-?\d+$/.test(value)) throw new RowShapeError(where, "bigint", value);
+    if (typeof value !== "string") throw new RowShapeError(where, "bigint", value);
     return BigInt(value);
   },
   param: (value) => value.toString(),

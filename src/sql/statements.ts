@@ -11,16 +11,18 @@ export type RowOf<S extends Shape> = { [K in keyof S]: ReturnType<S[K]["decode"]
 /** The row type of a statement and its mapper, from one list of columns. */
 export class RowShape<R> {
   readonly names: readonly string[];
+  private readonly columns: readonly [string, ReadColumn][];
 
-  constructor(private readonly columns: Shape) {
+  constructor(columns: Shape) {
     this.names = Object.keys(columns);
+    this.columns = Object.entries(columns);
   }
 
   decode(row: Record<string, unknown>): R {
     const decoded: Record<string, unknown> = {};
-    for (const name of this.names) {
-      if (!(name in row)) throw new RowShapeError(name, this.columns[name]!.sqlType, undefined);
-      decoded[name] = this.columns[name]!.decode(row[name], name);
+    for (const [name, column] of this.columns) {
+      if (!(name in row)) throw new RowShapeError(name, column.sqlType, undefined);
+      decoded[name] = column.decode(row[name], name);
     }
     return decoded as R;
   }
