@@ -70,5 +70,5 @@ export async function rest(operation: string, call: RestCall = {}) {
     new Request(url, { method: call.method ?? (body === undefined ? "GET" : "POST"), headers, body }),
   );
   // Legacy JSON, asserted field by field.
-  return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+  return { status: response.status, headers: response.headers, body: await response.json() };
 }

@@ -63,7 +63,8 @@ export const illFormedText = () =>
 /** Whether a JSON value holds ill-formed text anywhere (keys too). */
 export const holdsIllFormedText = (value: unknown): boolean =>
   typeof value === "string"
-    ? /[\u0000\p{Cs}]/u.test(value)
+    ? // eslint-disable-next-line no-control-regex -- U+0000 is the character this pattern exists to find
+      /[\u0000\p{Cs}]/u.test(value)
     : typeof value === "object" &&
       value !== null &&
       Object.entries(value).some(([key, v]) => holdsIllFormedText(key) || holdsIllFormedText(v));

@@ -21,6 +21,7 @@ const ErrorInterface = builder.interfaceRef<DomainError>("Error").implement({
 });
 
 /** An error class as a GraphQL type: Pothos reads the type's shape from the class, whatever its constructor takes. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Pothos infers the type's shape from this class type; with never[] parameters it infers none
 function errorType(errorClass: new (...args: any[]) => DomainError, name: string, description: string) {
   builder.objectType(errorClass, { name, description, interfaces: [ErrorInterface] as const });
 }

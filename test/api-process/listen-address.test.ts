@@ -62,7 +62,7 @@ function listeningPorts(pid: number): number[] {
       .slice(1)
       .map((line) => line.trim().split(/\s+/))
       // local address (hex ip:port), state (0A: LISTEN), inode
-      .filter((fields) => fields[3] === "0A" && inodes.has(fields[9]!))
+      .filter((fields) => fields[3] === "0A" && inodes.has(fields[9]))
       .map((fields) => parseInt(fields[1]!.split(":")[1]!, 16)),
   );
 }

@@ -50,7 +50,7 @@ describe("bodies over a real socket", () => {
             duplex: "half",
           }
         : { body: text }),
-    } as RequestInit);
+    });
 
   /** The ids of a merchant's requests, read with GraphQL. */
   const requestIdsOf = async (apiKey: string, streamed: boolean) => {

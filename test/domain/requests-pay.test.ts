@@ -181,7 +181,7 @@ describe("requests.pay", () => {
       expect(purchases).toBe(stored.status === "PAID" ? 1 : 0);
       expect(trail.map((a) => a.action)).toEqual([`request.${stored.status.toLowerCase()}`]);
       for (const failure of results.filter((r) => r.status === "rejected"))
-        expect((failure as PromiseRejectedResult).reason.code).toBe(`REQUEST_${stored.status}`);
+        expect(failure.reason.code).toBe(`REQUEST_${stored.status}`);
     }
   });
 

@@ -64,15 +64,15 @@ describe("a payment request reached from a transaction or a webhook event", () =
       }),
     );
     const [first] = paid;
-    const asRead = async (id: string) => (await gql(OwnRequest, { id }, merchant.apiKey)).data!.paymentRequest!;
+    const asRead = async (id: string) => (await gql(OwnRequest, { id }, merchant.apiKey)).data!.paymentRequest;
     const expected = await asRead(first!.requestId);
     expect(expected.payments.length).toBeGreaterThan(0);
     expect(expected.paidBy).toEqual({ id: first!.purchaseId });
 
     const answer = await gql(ReachedRequests, { transactionId: first!.purchaseId, requestId: first!.requestId }, merchant.apiKey);
     expect(answer.errors).toBeUndefined();
-    expect(answer.data!.transaction!.request).toEqual(expected);
-    expect(answer.data!.paymentRequest!.webhookEvents.map((event) => event.request)).toEqual([expected]);
+    expect(answer.data!.transaction.request).toEqual(expected);
+    expect(answer.data!.paymentRequest.webhookEvents.map((event) => event.request)).toEqual([expected]);
     // Each transaction of a page reaches its own request.
     const nodes = answer.data!.transactions.edges.map((edge) => edge.node);
     expect(nodes.map((node) => [node.id, node.request.id]).sort()).toEqual(

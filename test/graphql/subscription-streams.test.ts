@@ -11,7 +11,7 @@ afterAll(() => app.dispose());
 /** The contract's default SUBSCRIPTIONS_PER_KEY. */
 const PER_KEY = 20;
 
-const subscribe = (apiKey: string, through = app) =>
+const subscribe = async (apiKey: string, through = app) =>
   through.fetch(
     new Request("http://test/graphql", {
       method: "POST",

@@ -122,7 +122,7 @@ function encoded({ wallet, withToken, key, encoding }: Body): { body?: string; t
       return { body: JSON.stringify(fields), type: "application/json", cookie };
     case "text":
       return { body: form, type: "text/plain", cookie };
-    default:
+    case "none":
       return { cookie };
   }
 }

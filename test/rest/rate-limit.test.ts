@@ -189,7 +189,7 @@ describe("rate limits without a valid key", () => {
           },
           (response) => {
             response.resume();
-            resolve({ status: response.statusCode!, retryAfter: response.headers["retry-after"] as string | undefined });
+            resolve({ status: response.statusCode!, retryAfter: response.headers["retry-after"] });
           },
         );
         call.on("error", reject).end();

@@ -36,7 +36,7 @@ export interface ProjectCopy {
   run(file: string, args: string[], env?: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }>;
   /** Runs `npm run --silent <args>` in the copy. */
   npm(args: string[], env?: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }>;
-  remove(): Promise<void>;
+  remove: () => Promise<void>;
 }
 
 export async function projectCopy(settings: Record<string, string>): Promise<ProjectCopy> {

@@ -45,8 +45,8 @@ async function startWorkerProcess(env: Record<string, string>) {
   });
   const lines: { level: number; msg: string }[] = [];
   let stderr = "";
-  createInterface({ input: child.stdout! }).on("line", (line) => lines.push(JSON.parse(line)));
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk));
+  createInterface({ input: child.stdout }).on("line", (line) => lines.push(JSON.parse(line)));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
   let exitCode: number | null | undefined;
   const exited = new Promise<void>((resolve) => child.once("exit", (code) => ((exitCode = code), resolve())));
   const log = () => `${lines.map((l) => JSON.stringify(l)).join("\n")}\n${stderr}`.slice(-5_000);

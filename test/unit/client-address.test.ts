@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { apiEnv } from "../../src/env.js";
 import { clientAddressFrom, clientBucketOf, parseAddressRange, type AddressRange } from "../../src/transport/client-address.js";
 
-const ranges = (...texts: string[]) => texts.map((text) => parseAddressRange(text)!) as AddressRange[];
+const ranges = (...texts: string[]): AddressRange[] => texts.map((text) => parseAddressRange(text)!);
 const proxies = ranges("127.0.0.2", "10.0.0.0/8", "fd00::/8");
 
 describe("clientAddressFrom", () => {
