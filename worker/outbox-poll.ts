@@ -10,8 +10,9 @@ import type { WebhookJobData } from "./queues.js";
 /**
  * The poll of the outbox, the one thing that gives webhook events their delivery jobs (see
  * queueDueAttempts): on every NOTIFY of a new or redelivered event, when the next failed event's
- * attempt is due, and every `intervalMs`, which is also how long a job may go unrun before it is
- * taken for lost and given again. Runs never overlap.
+ * attempt is due, and every `intervalMs`. The first poll and the periodic ones also give a job
+ * again to events whose job was lost (given more than `intervalMs` ago, and not run). Runs never
+ * overlap.
  */
 export function startOutboxPoll(
   queue: Queue<WebhookJobData>,
@@ -35,8 +36,11 @@ export function startOutboxPoll(
     wake = { at: ms, timer };
   };
 
+  let recovering = true;
   const poll = async () => {
-    const { again } = await queueDueAttempts(queue, settings.intervalMs);
+    const lostAfterMs = recovering ? settings.intervalMs : null;
+    recovering = false;
+    const { again } = await queueDueAttempts(queue, lostAfterMs);
     databaseOutage.recovered();
     if (again > 0) logger.warn({ events: again }, "gave webhook events whose job was lost a job again");
     // Any worker's failed attempts: this one polls when the first of them is due.
@@ -48,7 +52,10 @@ export function startOutboxPoll(
     if (!stopped) polls.request();
   };
   const listener = listenForOutbox(settings.listenUrl, request, databaseOutage);
-  const ticker = setInterval(request, settings.intervalMs);
+  const ticker = setInterval(() => {
+    recovering = true;
+    request();
+  }, settings.intervalMs);
 
   return {
     /** Told when a failed event's next attempt is due (by the attempt that failed). */

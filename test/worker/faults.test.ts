@@ -157,6 +157,29 @@ describe("webhook delivery under faults", () => {
     await receiver.close();
   }, 60_000);
 
+  it("gives no second job to events whose job only waits its turn behind slow deliveries", async () => {
+    // One job in flight at a time, each of 10 attempts held 300 ms by the receiver: the later jobs
+    // wait longer than the poll's interval, and are not taken for lost.
+    const receiver = await startReceiver(() => ({ delayMs: 300 }));
+    const config = workerConfig({ concurrency: 1, reconcileIntervalMs: 100 });
+    const log = keptLog();
+    await withWorker(
+      config,
+      async () => {
+        const purchases = await Promise.all(Array.from({ length: 25 }, () => paidPurchase(receiver.url)));
+        const events = await until(
+          () => Promise.all(purchases.map((p) => eventOf(p.id))),
+          (all) => all.every((e) => e.state === "DELIVERED"),
+          20_000,
+        );
+        for (const event of events) expect(receiver.of(event.id)).toHaveLength(1);
+      },
+      log.logger,
+    );
+    expect(log.lines.filter((line) => line.includes("whose job was lost"))).toEqual([]);
+    await receiver.close();
+  }, 60_000);
+
   it("delivers an event whose worker was killed with SIGKILL mid-delivery", async () => {
     // The first call hangs past the kill; later calls answer at once. The kill must come before the
     // attempt's timeout, or the attempt ends (and is retried) first: 3 s leaves room on a busy machine
