@@ -7,6 +7,8 @@
  */
 import { randomBytes } from "node:crypto";
 import type pg from "pg";
+import { queryRows, statement } from "../src/sql/statements.js";
+import { paymentRequests, transactions } from "../src/sql/tables.js";
 import { AMOUNT } from "./calls.js";
 
 /**
@@ -15,7 +17,8 @@ import { AMOUNT } from "./calls.js";
  * a day; paid, as requests.pay at test.uplink leaves them (PAID, a PURCHASE transaction with its
  * receipt, a `request.paid` activity).
  */
-const SEED_REQUESTS = `
+const SEED_REQUESTS = statement(
+  `
 WITH new AS MATERIALIZED (
   SELECT gen_random_uuid() AS id, gen_random_uuid() AS purchase_id, g,
          -- a six-character auth code per row (newAuthCode); \`g > 0\` makes the subquery run for each row
@@ -56,7 +59,9 @@ WITH new AS MATERIALIZED (
   SELECT gen_random_uuid(), $1, id, purchase_id, 'request.paid', 'bench', 'PAID ${AMOUNT} at test.uplink', at
   FROM new WHERE $4::boolean
 )
-SELECT id, purchase_id FROM new ORDER BY g`;
+SELECT id, purchase_id FROM new ORDER BY g`,
+  { id: paymentRequests.columns.id, purchase_id: transactions.columns.id },
+);
 
 /** Request codes are unique: this run's tag, the batch, the row (a database may be reused: BENCH_DATABASE_URL). */
 const run = randomBytes(4).toString("hex");
@@ -74,9 +79,7 @@ export async function seedRequests(
   { paid }: { paid: boolean },
 ): Promise<{ requestIds: string[]; purchaseIds: string[] }> {
   const prefix = `B${run}-${++batches}`;
-  const { rows } = await bulk(sql, () =>
-    sql.query<{ id: string; purchase_id: string }>(SEED_REQUESTS, [merchantId, count, prefix, paid]),
-  );
+  const rows = await bulk(sql, () => queryRows(sql, SEED_REQUESTS, [merchantId, count, prefix, paid]));
   await sql.query(`VACUUM (ANALYZE) payment_request, payment_option, "transaction", activity`);
   return { requestIds: rows.map((row) => row.id), purchaseIds: paid ? rows.map((row) => row.purchase_id) : [] };
 }

@@ -16,6 +16,8 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { pool, prepared, toUtcText as utc } from "../db.js";
+import { queryRow, statement } from "../sql/statements.js";
+import { idempotencyKeys } from "../sql/tables.js";
 import type { Actor, IdempotencyRecordPart } from "../domain/context.js";
 import { DomainError, StateConflictError, ValidationError } from "../domain/errors.js";
 import { checkInput } from "../domain/validation.js";
@@ -139,6 +141,11 @@ async function answerFrom<Result, K>(
  * both run; a claim left by a call that died before its write committed is taken over once its
  * lease is over.
  */
+const EARLIER_CLAIM = statement(
+  `SELECT fingerprint, outcome, entity_id AS "entityId" FROM idempotency_key WHERE api_key_prefix = $1 AND key = $2`,
+  idempotencyKeys.pick("fingerprint", "outcome", "entityId").columns,
+);
+
 async function claimOrFind<K>({ scope, key }: Claim, fingerprint: string): Promise<Earlier<K> | null> {
   const now = new Date();
   const claimed = await pool.query(
@@ -152,13 +159,7 @@ async function claimOrFind<K>({ scope, key }: Claim, fingerprint: string): Promi
     ),
   );
   if (claimed.rowCount) return null;
-  const { rows } = await pool.query<{ fingerprint: string; outcome: unknown; entityId: string | null }>(
-    prepared(`SELECT fingerprint, outcome, entity_id AS "entityId" FROM idempotency_key WHERE api_key_prefix = $1 AND key = $2`, [
-      scope,
-      key,
-    ]),
-  );
-  const first = rows[0];
+  const first = await queryRow(pool, EARLIER_CLAIM, [scope, key]);
   // Released between the two statements: claim it again.
   if (!first) return claimOrFind({ scope, key }, fingerprint);
   if (first.fingerprint !== fingerprint)
