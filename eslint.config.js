@@ -65,12 +65,16 @@ export default tseslint.config(
       "@typescript-eslint/prefer-promise-reject-errors": ["error", { allowThrowingUnknown: true }],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
 
-      // Enable once no `query<T>` asserts a row type that nothing checks (issue 37, item 1):
+      // Enable once no statement asserts a row type that nothing checks (issue 37, item 1):
       // "no-restricted-syntax": [
       //   "error",
       //   {
-      //     selector: "CallExpression[callee.property.name='query'][typeArguments]",
+      //     selector: "CallExpression[callee.property.name=/^(query|\\$queryRawUnsafe)$/][typeArguments]",
       //     message: "Type the row from the schema instead of asserting it with query<T>().",
+      //   },
+      //   {
+      //     selector: "TaggedTemplateExpression[tag.property.name='$queryRaw'][typeArguments]",
+      //     message: "Type the row from the schema instead of asserting it with $queryRaw<T>``.",
       //   },
       // ],
     },
