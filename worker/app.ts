@@ -53,10 +53,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
     logger,
   );
   const outbox = openOutbox(deliveryLeaseMs(config.webhooks.timeoutMs));
-  const deliveries = startDeliveryWorker(connection, config, {
-    ...{ config: config.webhooks, keys, outbox, post: postJson, logger },
-    nextAttemptDue: poll.pollAt,
-  });
+  const deliveryDeps = { config: config.webhooks, keys, outbox, post: postJson, logger, nextAttemptDue: poll.pollAt };
+  const deliveries = startDeliveryWorker(connection, config, deliveryDeps);
   for (const worker of [maintenance.worker, deliveries]) reportJobFailures(worker, outages, logger);
   const metricsServer = await serveMetrics(config, metrics, logger);
 
