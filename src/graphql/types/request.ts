@@ -63,76 +63,88 @@ export const PaymentRequest = builder.prismaObject("PaymentRequest", {
       description: "Amount and asset requested.",
       resolve: (request) => ({ asset: request.asset, amount: request.amount }),
     }),
-    // The request's own parts: every read of a request (aggregate.ts) loads them in its one statement.
-    payments: t.field({
-      ...readableByPayers("PaymentRequest", "payments"),
-      type: [PaymentOption],
-      description: "Payment options, in the merchant's order.",
-      resolve: (request) => detailsOf(request).options,
-    }),
-    paidBy: t.field({
-      ...readableByPayers("PaymentRequest", "paidBy"),
-      type: Transaction,
-      nullable: true,
-      description: "The purchase that paid the request; null until paid.",
-      resolve: (request) => detailsOf(request).purchase,
-    }),
-    // Not part of the aggregate: plugin-prisma loads them when selected, one query per request.
-    refunds: t.relation("transactions", {
-      description: "Refunds of the request's purchase, oldest first.",
-      query: { where: { type: "REFUND" }, orderBy: { createdAt: "asc" } },
-    }),
-    webhookEvents: t.relation("webhookEvents", {
-      description: "Notifications of the request's transactions, oldest first.",
-      query: { orderBy: { createdAt: "asc" } },
-    }),
-    requestCode: t.exposeString("requestCode", {
-      ...readableByPayers("PaymentRequest", "requestCode"),
-      description: "Code shown as a QR code or sent to a wallet over NFC.",
-    }),
-    shortCode: t.exposeString("shortCode", {
-      ...readableByPayers("PaymentRequest", "shortCode"),
-      description: "PR-XXX-XXX: for a person to read aloud and type on the pay page (no 0, 1, I, L or O).",
-    }),
-    payUrl: t.string({
-      ...readableByPayers("PaymentRequest", "payUrl"),
-      description: "The request's hosted pay page, where a person pays it in a browser; its QR code encodes this.",
-      resolve: (request, _args, ctx) => ctx.links.payUrl(request.requestCode),
-    }),
-    redirectUrl: t.exposeString("redirectUrl", {
-      nullable: true,
-      description: "Where the pay page links once the request is paid.",
-    }),
     description: t.exposeString("description", {
       ...readableByPayers("PaymentRequest", "description"),
       nullable: true,
       description: "The merchant's description.",
     }),
-    status: t.field({
-      ...readableByPayers("PaymentRequest", "status"),
-      type: RequestStatusEnum,
-      description: "Current status; a request past expiresAt reads EXPIRED even before it is swept.",
-      resolve: (request) => effectiveStatus(request, new Date()),
-    }),
-    paymentExpirySeconds: t.exposeInt("paymentExpirySeconds", { description: "Seconds the request stays payable." }),
-    expiresAt: t.expose("expiresAt", {
-      ...readableByPayers("PaymentRequest", "expiresAt"),
-      type: "DateTime",
-      description: "After this the request can no longer be paid.",
-    }),
-    notifyUrl: t.exposeString("notifyUrl", { nullable: true, description: "Webhook that receives signed notifications." }),
-    createdAt: t.expose("createdAt", {
-      ...readableByPayers("PaymentRequest", "createdAt"),
-      type: "DateTime",
-      description: "Creation time.",
-    }),
-    updatedAt: t.expose("updatedAt", {
-      ...readableByPayers("PaymentRequest", "updatedAt"),
-      type: "DateTime",
-      description: "Last change.",
-    }),
   }),
 });
+
+// Its options, its purchase and what followed it.
+builder.prismaObjectFields(PaymentRequest, (t) => ({
+  // The request's own parts: every read of a request (aggregate.ts) loads them in its one statement.
+  payments: t.field({
+    ...readableByPayers("PaymentRequest", "payments"),
+    type: [PaymentOption],
+    description: "Payment options, in the merchant's order.",
+    resolve: (request) => detailsOf(request).options,
+  }),
+  paidBy: t.field({
+    ...readableByPayers("PaymentRequest", "paidBy"),
+    type: Transaction,
+    nullable: true,
+    description: "The purchase that paid the request; null until paid.",
+    resolve: (request) => detailsOf(request).purchase,
+  }),
+  // Not part of the aggregate: plugin-prisma loads them when selected, one query per request.
+  refunds: t.relation("transactions", {
+    description: "Refunds of the request's purchase, oldest first.",
+    query: { where: { type: "REFUND" }, orderBy: { createdAt: "asc" } },
+  }),
+  webhookEvents: t.relation("webhookEvents", {
+    description: "Notifications of the request's transactions, oldest first.",
+    query: { orderBy: { createdAt: "asc" } },
+  }),
+}));
+
+// How a payer reaches it, and where it sends them and the merchant afterwards.
+builder.prismaObjectFields(PaymentRequest, (t) => ({
+  requestCode: t.exposeString("requestCode", {
+    ...readableByPayers("PaymentRequest", "requestCode"),
+    description: "Code shown as a QR code or sent to a wallet over NFC.",
+  }),
+  shortCode: t.exposeString("shortCode", {
+    ...readableByPayers("PaymentRequest", "shortCode"),
+    description: "PR-XXX-XXX: for a person to read aloud and type on the pay page (no 0, 1, I, L or O).",
+  }),
+  payUrl: t.string({
+    ...readableByPayers("PaymentRequest", "payUrl"),
+    description: "The request's hosted pay page, where a person pays it in a browser; its QR code encodes this.",
+    resolve: (request, _args, ctx) => ctx.links.payUrl(request.requestCode),
+  }),
+  redirectUrl: t.exposeString("redirectUrl", {
+    nullable: true,
+    description: "Where the pay page links once the request is paid.",
+  }),
+  notifyUrl: t.exposeString("notifyUrl", { nullable: true, description: "Webhook that receives signed notifications." }),
+}));
+
+// Its status and times.
+builder.prismaObjectFields(PaymentRequest, (t) => ({
+  status: t.field({
+    ...readableByPayers("PaymentRequest", "status"),
+    type: RequestStatusEnum,
+    description: "Current status; a request past expiresAt reads EXPIRED even before it is swept.",
+    resolve: (request) => effectiveStatus(request, new Date()),
+  }),
+  paymentExpirySeconds: t.exposeInt("paymentExpirySeconds", { description: "Seconds the request stays payable." }),
+  expiresAt: t.expose("expiresAt", {
+    ...readableByPayers("PaymentRequest", "expiresAt"),
+    type: "DateTime",
+    description: "After this the request can no longer be paid.",
+  }),
+  createdAt: t.expose("createdAt", {
+    ...readableByPayers("PaymentRequest", "createdAt"),
+    type: "DateTime",
+    description: "Creation time.",
+  }),
+  updatedAt: t.expose("updatedAt", {
+    ...readableByPayers("PaymentRequest", "updatedAt"),
+    type: "DateTime",
+    description: "Last change.",
+  }),
+}));
 
 const RequestCreateInput = builder.inputType("RequestCreateInput", {
   description: "What to request.",
