@@ -1,5 +1,8 @@
 import DataLoader from "dataloader";
-import { fromUtcText, pool, prepared, toUtcText as utc } from "../src/db.js";
+import { pool, prepared, toUtcText as utc } from "../src/db.js";
+import { boolean, int } from "../src/sql/columns.js";
+import { queryRow, queryRows, statement } from "../src/sql/statements.js";
+import { webhookAttempts, webhookEvents } from "../src/sql/tables.js";
 import type { WebhookAttemptOutcome, WebhookEvent, WebhookEventState } from "../src/generated/prisma/client.js";
 
 /**
@@ -30,33 +33,31 @@ export async function claimDueEvents(
   lostBefore: Date,
   limit: number,
 ): Promise<(DueAttempt & { queuedBefore: boolean })[]> {
-  const { rows } = await pool.query<DueAttempt & { queuedBefore: boolean }>(
-    prepared(
-      `WITH due AS (
+  return queryRows(pool, CLAIM_DUE_EVENTS, [utc(now), utc(lostBefore), limit]);
+}
+
+const CLAIM_DUE_EVENTS = statement(
+  `WITH due AS (
        SELECT id, enqueued_at IS NOT NULL AS queued_before FROM webhook_event
        WHERE state = 'PENDING' AND next_attempt_at <= $1 AND (enqueued_at IS NULL OR enqueued_at < $2)
          AND (lease_until IS NULL OR lease_until < $1)
        ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
      UPDATE webhook_event e SET enqueued_at = $1 FROM due WHERE e.id = due.id
      RETURNING e.id AS "eventId", e.attempts + 1 AS attempt, due.queued_before AS "queuedBefore"`,
-      [utc(now), utc(lostBefore), limit],
-    ),
-  );
-  return rows;
-}
+  { eventId: webhookEvents.columns.id, attempt: int(), queuedBefore: boolean() },
+);
 
 /** When the earliest pending event that waits for its time (no job yet) is due, or null when none waits. */
 export async function nextDueAt(now: Date): Promise<Date | null> {
-  const { rows } = await pool.query<{ at: string }>(
-    prepared(
-      `SELECT to_json(next_attempt_at) #>> '{}' AS at FROM webhook_event
-     WHERE state = 'PENDING' AND enqueued_at IS NULL AND next_attempt_at > $1
-     ORDER BY next_attempt_at LIMIT 1`,
-      [utc(now)],
-    ),
-  );
-  return rows[0] ? fromUtcText(rows[0].at) : null;
+  return (await queryRow(pool, NEXT_DUE_AT, [utc(now)]))?.at ?? null;
 }
+
+const NEXT_DUE_AT = statement(
+  `SELECT next_attempt_at AS at FROM webhook_event
+   WHERE state = 'PENDING' AND enqueued_at IS NULL AND next_attempt_at > $1
+   ORDER BY next_attempt_at LIMIT 1`,
+  { at: webhookEvents.columns.nextAttemptAt },
+);
 
 /** An event taken for one attempt, whose attempt row is already written (IN_FLIGHT). */
 export type StartedAttempt = Pick<
@@ -93,9 +94,26 @@ function startsAttempts(leaseMs: number) {
   return new DataLoader<DueAttempt, StartedAttempt | null>(
     async (due) => {
       const startedAt = new Date();
-      const { rows } = await pool.query<Omit<StartedAttempt, "startedAt">>(
-        prepared(
-          `WITH due AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS d(id, attempt)),
+      const rows = await queryRows(pool, START_ATTEMPTS, [
+        due.map((d) => d.eventId),
+        due.map((d) => d.attempt),
+        utc(new Date(startedAt.getTime() + leaseMs)),
+        utc(startedAt),
+      ]);
+      // The same attempt asked for twice in one batch is made once: only the first ask gets it.
+      const byId = new Map(rows.map((row) => [row.id, { ...row, startedAt }]));
+      return due.map(({ eventId }) => {
+        const started = byId.get(eventId) ?? null;
+        byId.delete(eventId);
+        return started;
+      });
+    },
+    { cache: false, batchScheduleFn: (run) => setTimeout(run, BATCH_WINDOW_MS) },
+  );
+}
+
+const START_ATTEMPTS = statement(
+  `WITH due AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS d(id, attempt)),
          claimed AS (
            UPDATE webhook_event e SET attempts = e.attempts + 1, lease_until = $3
            FROM due d
@@ -109,20 +127,11 @@ function startsAttempts(leaseMs: number) {
          SELECT c.id, c.url, c.payload, c.attempts, c.attempt_limit AS "attemptLimit",
                 c.correlation_id AS "correlationId", c.traceparent, a.id AS "attemptId"
          FROM claimed c JOIN attempt a ON a.event_id = c.id`,
-          [due.map((d) => d.eventId), due.map((d) => d.attempt), utc(new Date(startedAt.getTime() + leaseMs)), utc(startedAt)],
-        ),
-      );
-      // The same attempt asked for twice in one batch is made once: only the first ask gets it.
-      const byId = new Map(rows.map((row) => [row.id, { ...row, startedAt }]));
-      return due.map(({ eventId }) => {
-        const started = byId.get(eventId) ?? null;
-        byId.delete(eventId);
-        return started;
-      });
-    },
-    { cache: false, batchScheduleFn: (run) => setTimeout(run, BATCH_WINDOW_MS) },
-  );
-}
+  {
+    ...webhookEvents.pick("id", "url", "payload", "attempts", "attemptLimit", "correlationId", "traceparent").columns,
+    attemptId: webhookAttempts.columns.id,
+  },
+);
 
 type Finish = { attempt: StartedAttempt; result: AttemptResult; verdict: AttemptVerdict };
 

@@ -98,7 +98,8 @@ export const json = (): Column<Prisma.JsonValue> => ({
   sqlType: "jsonb",
   json: (qualified) => qualified,
   decode(value, where) {
-    if (value === undefined) throw new RowShapeError(where, "json", value);
+    // SQL NULL is not JSON null: a NOT NULL column never gives it, a nullable one is `nullable(json())`.
+    if (value === undefined || value === null) throw new RowShapeError(where, "json", value);
     return value as Prisma.JsonValue;
   },
   param: (value) => JSON.stringify(value),

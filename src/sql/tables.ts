@@ -5,6 +5,8 @@ import {
   RequestStatus,
   TransactionState,
   TransactionType,
+  WebhookAttemptOutcome,
+  WebhookEventState,
 } from "../generated/prisma/enums.js";
 import type {
   Activity,
@@ -17,6 +19,8 @@ import type {
   PaymentRequest,
   SandboxWallet,
   Transaction,
+  WebhookAttempt,
+  WebhookEvent,
 } from "../generated/prisma/client.js";
 import { arrayOf, bigint, boolean, enumOf, int, json, nullable, text, timestamp, uuid } from "./columns.js";
 import { Table } from "./table.js";
@@ -152,4 +156,37 @@ export const idempotencyKeys = new Table<IdempotencyKey>("idempotency_key", {
   entityId: nullable(uuid()),
   createdAt: timestamp(),
   expiresAt: timestamp(),
+});
+
+export const webhookEvents = new Table<WebhookEvent>("webhook_event", {
+  id: uuid(),
+  merchantId: uuid(),
+  requestId: uuid(),
+  transactionId: uuid(),
+  url: text(),
+  payload: json(),
+  state: enumOf(WebhookEventState, "WebhookEventState"),
+  attempts: int(),
+  attemptLimit: nullable(int()),
+  nextAttemptAt: timestamp(),
+  enqueuedAt: nullable(timestamp()),
+  leaseUntil: nullable(timestamp()),
+  lastError: nullable(text()),
+  correlationId: nullable(text()),
+  traceparent: nullable(text()),
+  deliveredAt: nullable(timestamp()),
+  createdAt: timestamp(),
+  updatedAt: timestamp(),
+});
+
+export const webhookAttempts = new Table<WebhookAttempt>("webhook_attempt", {
+  id: uuid(),
+  eventId: uuid(),
+  number: int(),
+  startedAt: timestamp(),
+  durationMs: nullable(int()),
+  outcome: enumOf(WebhookAttemptOutcome, "WebhookAttemptOutcome"),
+  statusCode: nullable(int()),
+  error: nullable(text()),
+  responseExcerpt: nullable(text()),
 });

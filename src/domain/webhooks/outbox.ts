@@ -1,4 +1,7 @@
 import { pool } from "../../db.js";
+import { bigint } from "../../sql/columns.js";
+import { queryRow, queryRows, statement } from "../../sql/statements.js";
+import { webhookAttempts } from "../../sql/tables.js";
 
 /**
  * What the API knows of the webhook outbox; the worker delivers it (worker/outbox.ts).
@@ -7,16 +10,19 @@ import { pool } from "../../db.js";
 /** Postgres NOTIFY channel on which new and redelivered events are announced to the worker. */
 export const WEBHOOK_CHANNEL = "webhook_events";
 
+const PENDING_EVENTS = statement("SELECT count(*) FROM webhook_event WHERE state = 'PENDING'", { count: bigint() });
+const ATTEMPTS_BY_OUTCOME = statement("SELECT outcome, count(*) FROM webhook_attempt GROUP BY outcome", {
+  outcome: webhookAttempts.columns.outcome,
+  count: bigint(),
+});
+
 /** How many events wait for delivery (for /metrics). */
 export async function pendingWebhookEvents(): Promise<number> {
-  const { rows } = await pool.query<{ count: string }>("SELECT count(*) FROM webhook_event WHERE state = 'PENDING'");
-  return Number(rows[0]!.count);
+  return Number((await queryRow(pool, PENDING_EVENTS, []))!.count);
 }
 
 /** Attempts recorded so far, by outcome (for /metrics). */
 export async function webhookAttemptsByOutcome(): Promise<{ outcome: string; count: number }[]> {
-  const { rows } = await pool.query<{ outcome: string; count: string }>(
-    "SELECT outcome, count(*) FROM webhook_attempt GROUP BY outcome",
-  );
+  const rows = await queryRows(pool, ATTEMPTS_BY_OUTCOME, []);
   return rows.map((row) => ({ outcome: row.outcome, count: Number(row.count) }));
 }
