@@ -282,11 +282,11 @@ export const workerEnv = sharedEnv
       .enum(["true", "false"])
       .default("false")
       .transform((v) => v === "true"),
-    /** How often the worker looks for events whose queue entry was lost (Redis flushed, worker killed). */
+    /** How often the worker polls the outbox for due events; a job given longer ago than this and never run is given again. */
     WEBHOOK_RECONCILE_INTERVAL: duration.default(30_000),
     /** A file the worker rewrites every 10 s while PostgreSQL and Redis answer, for a container health check (worker/health-check.ts); unset: none. */
     WORKER_HEALTH_FILE: z.string().optional(),
-    /** Delivery jobs in flight at once per worker process: one delivery each, or the first attempts of up to ten new events. */
+    /** Delivery jobs in flight at once per worker process: each makes one attempt of up to ten events. */
     WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(20),
     /** Finished webhook events (delivered, exhausted, refused) and their attempts are deleted this long after they last changed. */
     WEBHOOK_RETENTION: duration.default(90 * 86_400_000),
