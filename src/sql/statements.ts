@@ -1,5 +1,5 @@
 import pg from "pg";
-import { prepared, type Sql } from "../db.js";
+import { prepared, type Sql } from "./prepared.js";
 import { RowShapeError, type Column } from "./columns.js";
 
 /** What reading a column needs of it: any Column<T> is one, whatever its T. */

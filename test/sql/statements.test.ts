@@ -1,7 +1,8 @@
+/// <reference types="vite/client" />
 import { beforeAll, describe, expect, it } from "vitest";
 import { pool } from "../../src/db.js";
 import { declaredStatements } from "../../src/sql/statements.js";
-import { columnName, type Table } from "../../src/sql/table.js";
+import { columnName } from "../../src/sql/table.js";
 import * as tables from "../../src/sql/tables.js";
 import { describeColumns } from "./describe.js";
 
@@ -14,7 +15,7 @@ beforeAll(async () => {
     "!**/index.ts",
     "!../../worker/health-check.ts",
   ]);
-  await Promise.all(Object.values(modules).map((load) => load()));
+  await Promise.all(Object.values(modules).map((load) => (load as () => Promise<unknown>)()));
 });
 
 /** A column of the migrated database, as information_schema tells it. */
@@ -24,13 +25,13 @@ interface DatabaseColumn {
   is_nullable: "YES" | "NO";
 }
 
-const typeName = (sqlType: string) =>
+const typeName = (sqlType: string): string =>
   ({ "timestamp(3)": "timestamp", int: "int4", bigint: "int8", boolean: "bool", float8: "float8" })[sqlType] ??
   (sqlType.endsWith("[]") ? `_${typeName(sqlType.slice(0, -2))}` : sqlType.replaceAll('"', ""));
 
-const acceptsNull = (table: Table<unknown>, field: string) => {
+const acceptsNull = (column: { decode(value: unknown, where: string): unknown }) => {
   try {
-    (table.columns as Record<string, { decode(value: unknown, where: string): unknown }>)[field]!.decode(null, field);
+    column.decode(null, "");
     return true;
   } catch {
     return false;
@@ -47,14 +48,12 @@ describe("rows typed from the schema", () => {
       );
       // Prisma creates its scalar lists without NOT NULL, and never writes NULL to them.
       const inDatabase = rows.map((row) => (row.udt_name.startsWith("_") ? { ...row, is_nullable: "NO" } : row));
-      const described = Object.keys(table.columns).map((field) => {
-        const column = (table.columns as Record<string, { sqlType: string }>)[field]!;
-        return {
-          column_name: columnName(field),
-          udt_name: typeName(column.sqlType),
-          is_nullable: acceptsNull(table as Table<unknown>, field) ? "YES" : "NO",
-        };
-      });
+      const columns: Record<string, { sqlType: string; decode(value: unknown, where: string): unknown }> = table.columns;
+      const described = Object.entries(columns).map(([field, column]) => ({
+        column_name: columnName(field),
+        udt_name: typeName(column.sqlType),
+        is_nullable: acceptsNull(column) ? "YES" : "NO",
+      }));
       expect(described.sort((a, b) => a.column_name.localeCompare(b.column_name))).toEqual(
         inDatabase.sort((a, b) => a.column_name.localeCompare(b.column_name)),
       );
