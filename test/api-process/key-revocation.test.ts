@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { keyPrefixOf } from "../../src/domain/keys/api-key.js";
 import { buildMerchant, buildRequest, type TestMerchant } from "../factories.js";
-import { startApiProcess } from "../worker/harness.js";
+import { startApiProcess } from "../service-processes.js";
 import { openStream, type Stream } from "../graphql/subscriptions/sse.js";
 
 const run = promisify(execFile);

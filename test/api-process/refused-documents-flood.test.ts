@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { keyPrefixOf } from "../../src/domain/keys/api-key.js";
 import { buildMerchant, buildRequest } from "../factories.js";
-import { startApiProcess, until } from "../worker/harness.js";
+import { startApiProcess } from "../service-processes.js";
+import { until } from "../until.js";
 
 const servers: { kill: () => void }[] = [];
 afterAll(() => servers.forEach((server) => server.kill()));

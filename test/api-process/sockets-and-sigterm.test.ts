@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { buildMerchant } from "../factories.js";
-import { startApiProcess, until } from "../worker/harness.js";
+import { startApiProcess } from "../service-processes.js";
+import { until } from "../until.js";
 
 const servers: { kill: () => void }[] = [];
 afterAll(() => servers.forEach((server) => server.kill()));

@@ -19,7 +19,9 @@ import { rotateSigningKey } from "../../src/domain/webhooks/key-files.js";
 import { currentSigningKid } from "../../src/domain/webhooks/signing-keys.js";
 import { API_NODE_FLAGS, WORKER_NODE_FLAGS } from "../../scripts/start/entrypoints.js";
 import { testDatabases } from "../../vitest.config.js";
-import { fileEnv, payAndAwaitNotification, startReceiver, until } from "../worker/harness.js";
+import { fileEnv } from "../service-processes.js";
+import { until } from "../until.js";
+import { payAndAwaitNotification, startReceiver } from "../worker/harness.js";
 import { startGroup, type Process } from "../start-group.js";
 
 const run = promisify(execFile);

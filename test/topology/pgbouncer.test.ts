@@ -13,7 +13,9 @@ import { dropDatabase } from "../../scripts/start/database-admin.js";
 import { throughPgbouncer } from "../../scripts/engines/pgbouncer.js";
 import { buildPayerKey } from "../factories.js";
 import { raceToPay, raceToRefund, type Outcome } from "../races.js";
-import { startApiProcess, startReceiver, until } from "../worker/harness.js";
+import { startApiProcess } from "../service-processes.js";
+import { until } from "../until.js";
+import { startReceiver } from "../worker/harness.js";
 import { startService } from "./service.js";
 
 const direct = process.env["DATABASE_URL"]!;

@@ -10,7 +10,9 @@ import { testEnv } from "../../vitest.config.js";
 import { replicatedDatabase } from "../../scripts/engines/postgres-replica.js";
 import { buildMerchant, buildPayerKey, buildRequest, operator } from "../factories.js";
 import { createTestApp } from "../test-app.js";
-import { silentLogger, startApiProcess, until } from "../worker/harness.js";
+import { startApiProcess } from "../service-processes.js";
+import { until } from "../until.js";
+import { silentLogger } from "../worker/harness.js";
 
 const redis = new Redis(testEnv.REDIS_URL);
 afterAll(() => redis.quit());

@@ -7,7 +7,9 @@ import { channelOf } from "../../src/pubsub/request-changes.js";
 import { built } from "../built.js";
 import { askNode, masterOf } from "../../scripts/engines/redis-cluster.js";
 import { buildLimitedMerchant, buildMerchant, buildRequest } from "../factories.js";
-import { startApiProcess, startReceiver, until, verifyNotification } from "../worker/harness.js";
+import { startApiProcess } from "../service-processes.js";
+import { until } from "../until.js";
+import { startReceiver, verifyNotification } from "../worker/harness.js";
 import { openStream } from "../graphql/subscriptions/sse.js";
 import { pay, startService } from "./service.js";
 

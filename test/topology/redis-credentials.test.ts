@@ -21,7 +21,8 @@ import { makeCertificates } from "../../scripts/engines/tls-certificates.js";
 import { buildMerchant } from "../factories.js";
 import { refusal } from "../start-group.js";
 import { channelOf } from "../../src/pubsub/request-changes.js";
-import { payAndAwaitNotification, startReceiver, until } from "../worker/harness.js";
+import { until } from "../until.js";
+import { payAndAwaitNotification, startReceiver } from "../worker/harness.js";
 import { openStream } from "../graphql/subscriptions/sse.js";
 import { startService } from "./service.js";
 

@@ -5,7 +5,8 @@ import type { Daemon } from "../../scripts/engines/daemon.js";
 import { freePorts } from "../../scripts/engines/free-ports.js";
 import { startRedisServer } from "../../scripts/engines/redis-server.js";
 import { buildRequest } from "../factories.js";
-import { startReceiver, until } from "../worker/harness.js";
+import { until } from "../until.js";
+import { startReceiver } from "../worker/harness.js";
 import { deliveredNotifications, openRequests, payAll, refusals, startService } from "./service.js";
 
 const OUTAGE_MS = 10_000;

@@ -5,7 +5,9 @@ import { decodeJwt } from "jose";
 import { db } from "../../src/db.js";
 import { built } from "../built.js";
 import { buildMerchant, buildRequest, type TestMerchant } from "../factories.js";
-import { startApiProcess, until, verifyNotifications } from "../worker/harness.js";
+import { startApiProcess } from "../service-processes.js";
+import { until } from "../until.js";
+import { verifyNotifications } from "../worker/harness.js";
 
 /**
  * The service as an operator runs it, on the engines a topology test gives it: an API process and a

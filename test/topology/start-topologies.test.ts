@@ -9,7 +9,8 @@ import { askNode, masterOf } from "../../scripts/engines/redis-cluster.js";
 import { freePorts } from "../../scripts/engines/free-ports.js";
 import { startSentinelGroup, type SentinelGroup } from "../../scripts/engines/redis-sentinel.js";
 import { refusal, startGroup } from "../start-group.js";
-import { payAndAwaitNotification, startReceiver, until } from "../worker/harness.js";
+import { until } from "../until.js";
+import { payAndAwaitNotification, startReceiver } from "../worker/harness.js";
 
 const REDIS_CLUSTER_NODES = inject("engines").redisCluster.nodes;
 

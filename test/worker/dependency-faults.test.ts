@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { testEnv } from "../../vitest.config.js";
 import { buildMerchant, type TestMerchant } from "../factories.js";
-import { fileEnv, startApiProcess, until } from "./harness.js";
+import { fileEnv, startApiProcess } from "../service-processes.js";
+import { until } from "./harness.js";
 
 /** A TCP proxy to a local service that the test can cut (dropping every connection) and restore. */
 function startProxy(targetPort: number) {

@@ -6,16 +6,8 @@ import { redeliverWebhookEvent } from "../../src/domain/webhooks/redeliver.js";
 import { refundTransaction } from "../../src/domain/transactions/refund.js";
 import { rotateSigningKey } from "../../src/domain/webhooks/key-files.js";
 import { buildRequest, payer } from "../factories.js";
-import {
-  eventOf,
-  fileEnv,
-  startReceiver,
-  until,
-  verifyNotification,
-  verifyNotifications,
-  withWorker,
-  workerConfig,
-} from "./harness.js";
+import { fileEnv } from "../service-processes.js";
+import { eventOf, startReceiver, until, verifyNotification, verifyNotifications, withWorker, workerConfig } from "./harness.js";
 
 /** A request paid on test.uplink whose notifyUrl is the receiver. */
 async function paidRequest(notifyUrl: string, amount = 1200) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildMerchant, buildRequest, type TestMerchant } from "../../factories.js";
-import { startApiProcess } from "../../worker/harness.js";
+import { startApiProcess } from "../../service-processes.js";
 import { openStream, type Change } from "./sse.js";
 
 const servers: { kill: () => void }[] = [];

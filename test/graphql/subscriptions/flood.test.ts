@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildMerchant, buildRequest, type TestMerchant } from "../../factories.js";
-import { startApiProcess, until } from "../../worker/harness.js";
+import { startApiProcess } from "../../service-processes.js";
+import { until } from "../../until.js";
 import { openStream, ownLoopbackAddress } from "./sse.js";
 
 const cleanUp: (() => void)[] = [];

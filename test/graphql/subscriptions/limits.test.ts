@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildMerchant, type TestMerchant } from "../../factories.js";
 import { STREAM_LEASE_MS } from "../../../src/transport/stream-slots.js";
-import { startApiProcess, until } from "../../worker/harness.js";
+import { startApiProcess } from "../../service-processes.js";
+import { until } from "../../until.js";
 import { openStream, ownLoopbackAddress, type Stream } from "./sse.js";
 
 /** The contract's defaults, which the spawned processes run with. */
