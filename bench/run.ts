@@ -97,6 +97,18 @@ if (options.only === "isolation") {
   await finish();
 }
 
+const moneySection = async () => {
+  console.log("\nMoney path (a pay or refund per call, each on a request or purchase of its own made beforehand in SQL)");
+  for (const c of options.connections) await measureMoneyPath(bench, options, c);
+};
+if (options.only === "money") {
+  await moneySection();
+  printCpuPerCall(["rest.pay", "graphql.pay", "rest.refund", "baseline.pay", "baseline.refund"]);
+  console.log(`\nWrote ${await writeResults(options.quick, { only: "money", rows, ratios: ratios() })}`);
+  await sql.end();
+  await finish();
+}
+
 if (!options.only) {
   console.log(`\nThroughput and latency (autocannon, ${options.warmup} s warm-up then ${options.duration} s per run)`);
   for (const [i, c] of options.connections.entries()) await measureThroughput(bench, c, { cold: i === 0 });
@@ -144,8 +156,7 @@ console.log("\nScale");
 const scale = await measureScale(bench, options);
 
 // After the scale section, so that its steps count the rows they say.
-console.log("\nMoney path (a pay or refund per call, each on a request or purchase of its own made beforehand in SQL)");
-for (const c of options.connections) await measureMoneyPath(bench, options, c);
+await moneySection();
 
 const tracing = await tracingSection();
 

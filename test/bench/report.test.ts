@@ -81,6 +81,7 @@ describe("the bench's arguments", () => {
   it("takes --quick and one --only=webhooks or --only=tracing, and refuses anything else", () => {
     expect(parseOptions(["--quick", "--only=webhooks"])).toMatchObject({ quick: true, only: "webhooks", connections: [16] });
     expect(parseOptions(["--only=tracing"])).toMatchObject({ quick: false, only: "tracing" });
+    expect(parseOptions(["--quick", "--only=money"])).toMatchObject({ quick: true, only: "money" });
     expect(parseOptions([])).toMatchObject({ quick: false, connections: [1, 16, 64] });
     expect(parseOptions([]).only).toBeUndefined();
     expect(() => parseOptions(["--fast"])).toThrow(/unknown argument --fast/);
