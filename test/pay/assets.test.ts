@@ -22,7 +22,7 @@ beforeAll(async () => {
   const page = await (await get(`/pay/${request.requestCode}`)).text();
   named = {
     css: /<link rel="stylesheet" href="([^"]+)">/.exec(page)![1]!,
-    js: /<script src="([^"]+)" defer>/.exec(page)![1]!,
+    js: /<script type="module" src="([^"]+)">/.exec(page)![1]!,
   };
 });
 

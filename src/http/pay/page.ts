@@ -36,7 +36,7 @@ function layout({ language, words, assets }: PageContext, title: string, body: s
 <meta name="referrer" content="same-origin">
 <title>${e(title)}</title>
 <link rel="stylesheet" href="${e(assets.stylesheet)}">
-${script ? `<script src="${e(assets.script)}" defer></script>\n` : ""}</head>
+${script ? `<script type="module" src="${e(assets.script)}"></script>\n` : ""}</head>
 <body>
 ${body}
 ${script ? `<script type="application/json" id="pay-messages">${JSON.stringify(words).replace(/</g, "\\u003c")}</script>\n` : ""}</body>
