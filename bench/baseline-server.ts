@@ -8,7 +8,7 @@
  * test.uplink only, and answers a refused call with its status and code alone.
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { inTransaction as inServiceTransaction, prepared, StatementParams, type Sql } from "../src/db.js";
@@ -30,14 +30,16 @@ const port = Number(process.env.PORT ?? 0);
 
 type Key = { prefix: string; kind: "MERCHANT" | "PAYER"; merchant_id: string | null };
 /** A row as pg returns it. */
-type Row = Record<string, any>;
+type Row = Record<string, unknown>;
 
 /** A refused call: its HTTP status and error code. */
-class Refused {
+class Refused extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
-  ) {}
+  ) {
+    super(code);
+  }
 }
 
 async function body(req: IncomingMessage): Promise<Record<string, string>> {
@@ -54,7 +56,7 @@ async function keyOf(key: string | undefined): Promise<Key | null> {
         .digest("hex"),
     ]),
   );
-  return rows[0] ?? null;
+  return (rows[0] as Key | undefined) ?? null;
 }
 
 async function create(merchantId: string, params: Record<string, string>) {
@@ -109,7 +111,8 @@ async function info(merchantId: string, requestId: string) {
     pool.query(prepared("SELECT * FROM payment_option WHERE request_id = $1 ORDER BY index", [requestId])),
     pool.query(prepared("SELECT * FROM transaction WHERE request_id = $1 AND type = 'PURCHASE'", [requestId])),
   ]);
-  return request.rows[0] ? { ...request.rows[0], options: options.rows, paidBy: purchase.rows[0] } : null;
+  const row = request.rows[0] as Row | undefined;
+  return row ? { ...row, options: options.rows as Row[], paidBy: purchase.rows[0] as Row | undefined } : null;
 }
 
 /** BEGIN, `work`, COMMIT on one client of the baseline's pool, as the service does (src/db.ts). */
@@ -171,7 +174,12 @@ async function refund(key: Key, merchantId: string, params: Record<string, strin
   });
 }
 
-createServer(async (req, res) => {
+createServer((req, res) => void serve(req, res)).listen(port, "127.0.0.1", function (this: Server) {
+  // The bench starts this with an IPC channel and learns the port from this message.
+  process.send?.({ listening: (this.address() as AddressInfo).port });
+});
+
+async function serve(req: IncomingMessage, res: ServerResponse) {
   try {
     const key = await keyOf(req.headers["x-api-key"] as string | undefined);
     if (!key) return res.writeHead(401).end();
@@ -191,12 +199,9 @@ createServer(async (req, res) => {
             : await info(merchantOnly(), url.searchParams.get("requestId") ?? "");
     res
       .writeHead(result ? 200 : 404, { "content-type": "application/json" })
-      .end(JSON.stringify(result, (_k, v) => (typeof v === "bigint" ? Number(v) : v)));
+      .end(JSON.stringify(result, (_k, v: unknown) => (typeof v === "bigint" ? Number(v) : v)));
   } catch (error) {
     if (error instanceof Refused) return res.writeHead(error.status).end(JSON.stringify({ code: error.code }));
     res.writeHead(500).end(String(error));
   }
-}).listen(port, "127.0.0.1", function (this: Server) {
-  // The bench starts this with an IPC channel and learns the port from this message.
-  process.send?.({ listening: (this.address() as AddressInfo).port });
-});
+}

@@ -1,7 +1,8 @@
 #!/bin/sh
-# `npm test`, and so CI (.ci/run): installs what is missing, checks types and the generated GraphQL
-# documents, builds the production `dist/` once, then runs the suite on this Node and on Node 24
-# LTS at once, and the browser tests once Chromium is there. Ends with the total of all three runs.
+# `npm test`, and so CI (.ci/run): installs what is missing, checks types, the linter's rules
+# (eslint.config.js) and the generated GraphQL documents, builds the production `dist/` once, then
+# runs the suite on this Node and on Node 24 LTS at once, and the browser tests once Chromium is
+# there. Ends with the total of all three runs.
 set -e
 npm run setup
 sh scripts/engines/ensure-engines.sh
@@ -12,8 +13,9 @@ export PAYREQ_TEST_TALLY="$PWD/.data/test-tally-$$.jsonl"
 export PAYREQ_TEST_DIST=".data/dist-test-$$"
 trap 'rm -rf "$PAYREQ_TEST_DIST" "$PAYREQ_TEST_TALLY"' EXIT
 
-concurrently --group --names "types,build,codegen" \
+concurrently --group --names "types,lint,build,codegen" \
   "tsc -p ." \
+  "npm run --silent lint:eslint" \
   "tsc -p tsconfig.build.json --outDir $PAYREQ_TEST_DIST" \
   "graphql-codegen --check"
 

@@ -7,7 +7,7 @@ import type { Logger } from "../src/logger.js";
 export function outageReporter(dependency: string, logger: Logger) {
   let outage: { since: number; errors: number } | null = null;
   return {
-    failed(err: unknown) {
+    failed(this: void, err: unknown) {
       if (outage) {
         outage.errors += 1;
         return;
@@ -16,7 +16,7 @@ export function outageReporter(dependency: string, logger: Logger) {
       const { message, code } = err as { message?: string; code?: string };
       logger.error({ dependency, err: { message, code } }, `${dependency} is unreachable; retrying with backoff`);
     },
-    recovered() {
+    recovered(this: void) {
       if (!outage) return;
       logger.info(
         { dependency, downForMs: Date.now() - outage.since, errors: outage.errors },

@@ -55,6 +55,7 @@ function databaseProblem(url: string, setting: string, err: unknown): StartupPro
       return new StartupProblem(
         `Database "${database}" does not exist and role "${role}" may not create it: create it, or use a role with CREATEDB in ${setting}.`,
       );
+    case undefined:
     default:
       return /timeout/i.test(message)
         ? new StartupProblem(`PostgreSQL at ${at} did not answer within 5 s: check ${setting} and that the server is up.`)

@@ -61,7 +61,7 @@ export async function runSupervisor(run?: string): Promise<void> {
   // A watched API serves its own metrics port; the API processes of a cluster leave it to this one.
   const metrics =
     apiProcesses !== undefined && settings.metricsPort !== null
-      ? serveClusterMetrics(settings.host, settings.metricsPort, group.answering)
+      ? serveClusterMetrics(settings.host, settings.metricsPort, () => group.answering())
       : undefined;
   metrics?.catch((err: Error) => group.stop(`cannot serve the metrics: ${err.message}`, 1));
   void group.stopped.then(() =>

@@ -17,7 +17,6 @@ import {
   type ExecutionArgs,
   type FragmentDefinitionNode,
   type GraphQLInputType,
-  type GraphQLNamedType,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from "graphql";
@@ -136,7 +135,7 @@ function planOf(schema: GraphQLSchema, document: DocumentNode, operation: Operat
     },
     ObjectField: {
       enter: (node) => {
-        const parent = getNamedType(typeInfo.getParentInputType()) as GraphQLNamedType | undefined;
+        const parent = getNamedType(typeInfo.getParentInputType());
         positions.push({
           name: node.name.value,
           code: isInputObjectType(parent) ? codeIn(parent, node.name.value) : "BAD_REQUEST",

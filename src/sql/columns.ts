@@ -100,7 +100,7 @@ export const json = (): Column<Prisma.JsonValue> => ({
   decode(value, where) {
     // SQL NULL is not JSON null: a NOT NULL column never gives it, a nullable one is `nullable(json())`.
     if (value === undefined || value === null) throw new RowShapeError(where, "json", value);
-    return value as Prisma.JsonValue;
+    return value;
   },
   param: (value) => JSON.stringify(value),
 });

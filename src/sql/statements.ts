@@ -45,16 +45,16 @@ export const declaredStatements: Statement<unknown>[] = [];
  */
 export function statement<S extends Shape>(text: string, columns: S): Statement<RowOf<S>> {
   const declared = { text, shape: rowShape(columns) };
-  declaredStatements.push(declared as Statement<unknown>);
+  declaredStatements.push(declared);
   return declared;
 }
 
 /** Timestamps (without a zone) as their UTC text, which the timestamp column decodes; pg's own parsers for the rest. */
+const builtinParser = pg.types.getTypeParser as (oid: number, format?: "text" | "binary") => (text: string) => unknown;
+const TIMESTAMP: number = pg.types.builtins.TIMESTAMP;
 const UTC_TEXT_TIMESTAMPS = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === pg.types.builtins.TIMESTAMP
-      ? (text: string) => text
-      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === TIMESTAMP ? (text: string) => text : builtinParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 /** Runs a statement (prepared, see db.ts) and maps each row to its shape. */

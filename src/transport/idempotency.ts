@@ -47,9 +47,9 @@ const idempotencyKey = z
 export function fingerprintOf(operation: string, schema: z.ZodObject, input: unknown): string {
   const checked = checkInput(schema, input);
   const read = checked.success ? { parsed: checked.data } : { refused: input };
-  const canonical = JSON.stringify(read, (_key, value) =>
+  const canonical = JSON.stringify(read, (_key, value: unknown) =>
     value && typeof value === "object" && !Array.isArray(value)
-      ? Object.fromEntries(Object.entries(value as object).sort(([a], [b]) => a.localeCompare(b)))
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)))
       : typeof value === "bigint"
         ? value.toString()
         : value,

@@ -1,5 +1,6 @@
 import {
-  DomainError,
+  isDomainError,
+  type DomainError,
   forbiddenCodes,
   ForbiddenError,
   ledgerRefusalCodes,
@@ -39,7 +40,7 @@ export interface KeptRefusal {
 
 /** Whether `error` is an outcome an idempotency key keeps, rather than one a retry may get past. */
 export const isKeptRefusal = (error: unknown): error is DomainError =>
-  error instanceof DomainError && typeOfCode.get(error.code) === error.constructor;
+  isDomainError(error) && typeOfCode.get(error.code) === error.constructor;
 
 /** Whether a stored value is a kept refusal whose code this version knows. */
 export const isStoredRefusal = (value: unknown): value is KeptRefusal =>

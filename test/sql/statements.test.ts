@@ -15,7 +15,7 @@ beforeAll(async () => {
     "!**/index.ts",
     "!../../worker/health-check.ts",
   ]);
-  await Promise.all(Object.values(modules).map((load) => (load as () => Promise<unknown>)()));
+  await Promise.all(Object.values(modules).map((load) => load()));
 });
 
 /** A column of the migrated database, as information_schema tells it. */

@@ -132,8 +132,8 @@ async function spawnWithRedisCut(script: string, env: Record<string, string>) {
   });
   const lines: { level: number; msg: string }[] = [];
   let stderr = "";
-  createInterface({ input: child.stdout! }).on("line", (line) => lines.push(JSON.parse(line)));
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk));
+  createInterface({ input: child.stdout }).on("line", (line) => lines.push(JSON.parse(line)));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
   const exited = new Promise((resolve) => child.once("exit", resolve));
   return { cutRedis, lines, stderr: () => stderr, exited, child };
 }

@@ -22,7 +22,7 @@ function startWorkerProcess(prefix: string) {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const seen = { ready: false, delivered: 0 };
-  createInterface({ input: child.stdout! }).on("line", (line) => {
+  createInterface({ input: child.stdout }).on("line", (line) => {
     const { msg } = JSON.parse(line) as { msg?: string };
     if (msg === "worker ready") seen.ready = true;
     if (msg === "webhook delivered") seen.delivered += 1;

@@ -41,7 +41,7 @@ const spans = () => exporter.getFinishedSpans();
 const inTrace = (traceId: string) => spans().filter((s) => s.spanContext().traceId === traceId);
 const childrenOf = (parent: ReadableSpan) => spans().filter((s) => s.parentSpanContext?.spanId === parent.spanContext().spanId);
 /** The statement a pg span ran (its text only: the instrumentation records no parameter values). */
-const statementOf = (span: ReadableSpan) => String(span.attributes["db.query.text"] ?? span.attributes["db.statement"] ?? "");
+const statementOf = (span: ReadableSpan) => (span.attributes["db.query.text"] ?? span.attributes["db.statement"] ?? "") as string;
 const isSql = (span: ReadableSpan) => statementOf(span) !== "";
 /** A span's ancestors up to its trace's root, nearest first. */
 function ancestorsOf(span: ReadableSpan): ReadableSpan[] {

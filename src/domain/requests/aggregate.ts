@@ -1,7 +1,7 @@
 import { pool, type Sql } from "../../db.js";
 import type { PaymentOption, PaymentRequest, Transaction } from "../../generated/prisma/client.js";
 import { listOf } from "../../sql/table.js";
-import { queryRow, queryRows, rowShape, statement, type Shape } from "../../sql/statements.js";
+import { queryRow, queryRows, statement, type RowOf, type Shape } from "../../sql/statements.js";
 import { paymentOptions, paymentRequests, transactions } from "../../sql/tables.js";
 
 /**
@@ -26,8 +26,7 @@ export const requestDetailsColumns = {
   purchases: listOf(transactions),
 } satisfies Shape;
 
-const detailsRow = rowShape(requestDetailsColumns);
-type RequestDetailsRow = ReturnType<(typeof detailsRow)["decode"]>;
+type RequestDetailsRow = RowOf<typeof requestDetailsColumns>;
 
 /** The request of a row that selected REQUEST_DETAILS (decoded by its shape). */
 export function toRequestDetails({ request, options, purchases }: RequestDetailsRow): RequestDetails {

@@ -23,12 +23,7 @@ export interface RetentionSettings {
 }
 
 /** Rows each sweep deleted, by table. */
-export interface SweepCounts {
-  idempotency_key: number;
-  webhook_event: number;
-  webhook_attempt: number;
-  activity: number;
-}
+export type SweepCounts = Record<"idempotency_key" | "webhook_event" | "webhook_attempt" | "activity", number>;
 
 const EXPIRED_IDEMPOTENCY_KEYS = `
   DELETE FROM idempotency_key WHERE ctid = ANY (ARRAY(

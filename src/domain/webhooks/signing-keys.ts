@@ -35,7 +35,7 @@ export async function publishSigningKey(kid: string, publicJwk: JWK, now: Date, 
     }
     await tx.signingKey.upsert({
       where: { kid },
-      create: { kid, publicJwk: publicJwk as object, createdAt: now, source },
+      create: { kid, publicJwk, createdAt: now, source },
       update: { retiredAt: null, publishedUntil: null, source },
     });
   });

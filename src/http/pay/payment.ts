@@ -1,7 +1,7 @@
 import type { Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { DomainContext } from "../../domain/context.js";
-import { DomainError } from "../../domain/errors.js";
+import { isDomainError, type DomainError } from "../../domain/errors.js";
 import { payRequest } from "../../domain/requests/pay.js";
 import { findPayPageRequest, type PayPageRequest } from "../../domain/requests/pay-page.js";
 import { payRequestInput } from "../../domain/requests/schemas.js";
@@ -68,7 +68,7 @@ export function mountPayment(app: Hono, { limiter, links, logger, publicOrigin }
       paid = await payOnce(payerContext(c, logger), page, form);
     } catch (error) {
       // An outage is not kept (a retry of the form runs again), but the form is told it as any refusal.
-      if (error instanceof DomainError) return refused(error);
+      if (isDomainError(error)) return refused(error);
       throw error;
     }
     const replayed = paid.replayed ? { "Idempotent-Replayed": "true" } : undefined;

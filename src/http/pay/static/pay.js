@@ -5,7 +5,6 @@
  * paid request turned into its receipt in place. A module (strict, deferred) of plain ES2017, no library; served by
  * src/http/pay/assets.ts.
  */
-// @ts-nocheck: a browser module, outside the Node program tsconfig.json checks (no DOM library).
 // The page includes this module only beside #pay and its messages.
 var root = document.getElementById("pay");
 var words = JSON.parse(document.getElementById("pay-messages").textContent);
