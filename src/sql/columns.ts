@@ -30,15 +30,20 @@ export class RowShapeError extends Error {
 function scalar<T extends string | number | boolean>(
   sqlType: string,
   expected: "string" | "number" | "boolean",
-  check: (value: T) => boolean = () => true,
+  check?: (value: T) => boolean,
 ): Column<T> {
   return {
     sqlType,
     json: (qualified) => qualified,
-    decode(value, where) {
-      if (typeof value !== expected || !check(value as T)) throw new RowShapeError(where, sqlType, value);
-      return value as T;
-    },
+    decode: check
+      ? (value, where) => {
+          if (typeof value !== expected || !check(value as T)) throw new RowShapeError(where, sqlType, value);
+          return value as T;
+        }
+      : (value, where) => {
+          if (typeof value !== expected) throw new RowShapeError(where, sqlType, value);
+          return value as T;
+        },
     param: (value) => value,
   };
 }

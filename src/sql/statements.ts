@@ -1,6 +1,6 @@
 import pg from "pg";
 import { prepared, type Sql } from "./prepared.js";
-import { RowShapeError, type Column } from "./columns.js";
+import type { Column } from "./columns.js";
 
 /** What reading a column needs of it: any Column<T> is one, whatever its T. */
 type ReadColumn = Pick<Column<unknown>, "sqlType" | "decode">;
@@ -11,18 +11,19 @@ export type RowOf<S extends Shape> = { [K in keyof S]: ReturnType<S[K]["decode"]
 /** The row type of a statement and its mapper, from one list of columns. */
 export class RowShape<R> {
   readonly names: readonly string[];
-  private readonly columns: readonly [string, ReadColumn][];
+  private readonly columns: readonly ReadColumn[];
 
   constructor(columns: Shape) {
     this.names = Object.keys(columns);
-    this.columns = Object.entries(columns);
+    this.columns = Object.values(columns);
   }
 
+  /** Every column refuses `undefined`, which is what a row gives for a column its statement did not select. */
   decode(row: Record<string, unknown>): R {
     const decoded: Record<string, unknown> = {};
-    for (const [name, column] of this.columns) {
-      if (!(name in row)) throw new RowShapeError(name, column.sqlType, undefined);
-      decoded[name] = column.decode(row[name], name);
+    for (let i = 0; i < this.names.length; i++) {
+      const name = this.names[i]!;
+      decoded[name] = this.columns[i]!.decode(row[name], name);
     }
     return decoded as R;
   }
