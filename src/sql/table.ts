@@ -18,6 +18,10 @@ export class Table<M> implements Column<M> {
   /** For decode, the hot part, in parallel arrays: each field's column, and the name an error gives it. */
   private readonly decoders: readonly Column<unknown>[];
   private readonly wheres: readonly string[];
+  /** For the INSERTs, built once: the quoted column names, and each field's cast. */
+  private readonly names: readonly string[];
+  private readonly casts: readonly string[];
+  private readonly columnList: string;
 
   constructor(
     readonly name: string,
@@ -27,6 +31,9 @@ export class Table<M> implements Column<M> {
     this.fields = Object.keys(columns) as (keyof M & string)[];
     this.decoders = this.fields.map((field) => columns[field] as Column<unknown>);
     this.wheres = this.fields.map((field) => `${name}.${field}`);
+    this.names = this.fields.map(columnName);
+    this.casts = this.fields.map((field) => `::${columns[field].sqlType}`);
+    this.columnList = this.names.map(quoted).join(", ");
   }
 
   /** The same table, with only some of its columns: a statement that needs no more reads no more. */
@@ -38,7 +45,7 @@ export class Table<M> implements Column<M> {
 
   /** `json_build_object(...)` of the row `alias`, the value `decode` reads. */
   json(alias: string): string {
-    const pairs = this.fields.map((field) => `'${field}', ${this.columns[field].json(`${alias}.${quoted(columnName(field))}`)}`);
+    const pairs = this.fields.map((field, i) => `'${field}', ${this.columns[field].json(`${alias}.${quoted(this.names[i]!)}`)}`);
     return `json_build_object(${pairs.join(", ")})`;
   }
 
@@ -59,26 +66,22 @@ export class Table<M> implements Column<M> {
   }
 
   param(value: M): ParamValue {
-    return JSON.stringify(value, (_, item: unknown) => (typeof item === "bigint" ? item.toString() : item));
+    return JSON.stringify(value, bigintsAsText);
   }
 
   /** `INSERT INTO <table> (<every column>) VALUES (...)` of one row, each value a placeholder from `add`. */
   insert(add: (value: ParamValue) => string, row: M): string {
-    const values = this.fields.map((field) => `${add(this.columns[field].param(row[field]))}::${this.columns[field].sqlType}`);
-    return `INSERT INTO ${quoted(this.name)} (${this.columnList()}) VALUES (${values.join(", ")})`;
+    const values = this.fields.map((field, i) => add(this.columns[field].param(row[field])) + this.casts[i]!);
+    return `INSERT INTO ${quoted(this.name)} (${this.columnList}) VALUES (${values.join(", ")})`;
   }
 
   /** The INSERT of any number of rows with one text: they travel as one JSON parameter. */
   insertAll(add: (value: ParamValue) => string, rows: readonly M[]): string {
     const records = rows.map((row) =>
-      Object.fromEntries(this.fields.map((field) => [columnName(field), this.columns[field].param(row[field])])),
+      Object.fromEntries(this.fields.map((field, i) => [this.names[i]!, this.columns[field].param(row[field])])),
     );
-    return `INSERT INTO ${quoted(this.name)} (${this.columnList()})
-      SELECT ${this.columnList()} FROM json_populate_recordset(null::${quoted(this.name)}, ${add(JSON.stringify(records))}::json)`;
-  }
-
-  private columnList(): string {
-    return this.fields.map((field) => quoted(columnName(field))).join(", ");
+    return `INSERT INTO ${quoted(this.name)} (${this.columnList})
+      SELECT ${this.columnList} FROM json_populate_recordset(null::${quoted(this.name)}, ${add(JSON.stringify(records))}::json)`;
   }
 }
 
@@ -91,9 +94,12 @@ export function listOf<M>(table: Table<M>): Column<M[]> {
       if (!Array.isArray(value)) throw new RowShapeError(where, `a list of ${table.name} rows`, value);
       return value.map((row) => table.decode(row, where));
     },
-    param: (rows) => JSON.stringify(rows.map((row) => JSON.parse(table.param(row) as string) as unknown)),
+    param: (rows) => JSON.stringify(rows, bigintsAsText),
   };
 }
+
+/** JSON of a row: a bigint as its digits, as the columns read it back. */
+const bigintsAsText = (_key: string, item: unknown) => (typeof item === "bigint" ? item.toString() : item);
 
 /** Every name is quoted: `transaction`, `index` and `key` read as keywords. */
 const quoted = (name: string) => `"${name}"`;
