@@ -49,12 +49,16 @@ const MERCHANT_AND_UNITS = statement(
  * A request by the code in a pay page's address or typed on it: its requestCode, or its shortCode
  * as a person may type it. Null when it names nothing.
  */
-export async function findPayPageRequest(code: string): Promise<PayPageRequest | null> {
+export async function findRequestByPageCode(code: string): Promise<RequestDetails | null> {
   if (!isWellFormedText(code)) return null;
   const shortCode = normalizeShortCode(code);
-  const request =
-    (shortCode && (await findRequestDetails({ shortCode }))) ||
-    (code.length <= 64 && !shortCode ? await findRequestDetails({ requestCode: code }) : null);
+  if (shortCode) return findRequestDetails({ shortCode });
+  return code.length <= 64 ? findRequestDetails({ requestCode: code }) : null;
+}
+
+/** The request a pay page's code names (findRequestByPageCode), with what its page shows beside it. */
+export async function findPayPageRequest(code: string): Promise<PayPageRequest | null> {
+  const request = await findRequestByPageCode(code);
   if (!request) return null;
   const row = (await queryRow(pool, MERCHANT_AND_UNITS, [request.merchantId, request.clientId, request.asset]))!;
   const wallet = sandboxWalletLedgerId(request.asset);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Hono } from "hono";
-import { findPayPageRequest } from "../../domain/requests/pay-page.js";
+import { findPayPageRequest, findRequestByPageCode } from "../../domain/requests/pay-page.js";
 import type { Links } from "../../transport/links.js";
 import type { RateLimiter } from "../../transport/rate-limit.js";
 import { payPageQrSvg } from "../qr.js";
@@ -51,16 +51,16 @@ export function mountPages(app: Hono, { limiter, links, assets, secure }: PagesP
 
   app.get("/pay/:code/status", async (c) => {
     await limiter.charge(pageMeter(c), 1);
-    const page = await findPayPageRequest(c.req.param("code"));
-    if (!page) return c.json(UNKNOWN_REQUEST, 404);
-    return c.json(payerView(page, links), 200, NO_STORE);
+    const request = await findRequestByPageCode(c.req.param("code"));
+    if (!request) return c.json(UNKNOWN_REQUEST, 404);
+    return c.json(payerView(request, links), 200, NO_STORE);
   });
 
   app.get("/pay/:code/qr.svg", async (c) => {
     await limiter.charge(pageMeter(c), 1);
-    const page = await findPayPageRequest(c.req.param("code"));
-    if (!page) return c.json(UNKNOWN_REQUEST, 404);
-    const svg = await payPageQrSvg(links, page.request.requestCode);
+    const request = await findRequestByPageCode(c.req.param("code"));
+    if (!request) return c.json(UNKNOWN_REQUEST, 404);
+    const svg = await payPageQrSvg(links, request.requestCode);
     return c.body(svg, 200, { "content-type": "image/svg+xml", "cache-control": "public, max-age=3600" });
   });
 }

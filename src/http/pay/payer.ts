@@ -1,7 +1,8 @@
 /** What the pay page's routes share: the caller's meter and words, the payer's context and view, refusals. */
 import type { Context } from "hono";
 import type { DomainContext } from "../../domain/context.js";
-import { PAY_PAGE, type PayPageRequest } from "../../domain/requests/pay-page.js";
+import type { RequestDetails } from "../../domain/requests/aggregate.js";
+import { PAY_PAGE } from "../../domain/requests/pay-page.js";
 import type { Logger } from "../../logger.js";
 import { clientBucketOf } from "../../transport/client-address.js";
 import type { Links } from "../../transport/links.js";
@@ -27,9 +28,10 @@ export const payerContext = (c: Context, logger: Logger): DomainContext => ({
   now: () => new Date(),
 });
 
+const AS_A_PAYER = { now: () => new Date(), actor: PAY_PAGE };
+
 /** The payer's view of a request: the legacy shape as a payer key reads it. */
-export const payerView = (page: PayPageRequest, links: Links) =>
-  presentRequest(page.request, { now: () => new Date(), actor: PAY_PAGE }, links);
+export const payerView = (request: RequestDetails, links: Links) => presentRequest(request, AS_A_PAYER, links);
 
 export const refusal = (code: string, message: string) => ({ error: { code, message } });
 export const UNKNOWN_REQUEST = refusal("REQUEST_NOT_FOUND", "No such request.");

@@ -3,7 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { DomainContext } from "../../domain/context.js";
 import { isDomainError, type DomainError } from "../../domain/errors.js";
 import { payRequest } from "../../domain/requests/pay.js";
-import { findPayPageRequest, type PayPageRequest } from "../../domain/requests/pay-page.js";
+import { findPayPageRequest, findRequestByPageCode, type PayPageRequest } from "../../domain/requests/pay-page.js";
 import { payRequestInput } from "../../domain/requests/schemas.js";
 import type { Logger } from "../../logger.js";
 import { formParams } from "../../transport/form-params.js";
@@ -73,7 +73,8 @@ export function mountPayment(app: Hono, { limiter, links, logger, publicOrigin }
     }
     const replayed = paid.replayed ? { "Idempotent-Replayed": "true" } : undefined;
     if (!paid.ok) return refused(paid.refusal, replayed);
-    const now = await findPayPageRequest(page.request.requestCode);
+    // A replay ran nothing: the page shows the request as the earlier call left it, read now.
+    const now = paid.replayed ? await findRequestByPageCode(page.request.requestCode) : paid.result;
     return answer(200, payerView(now!, links), undefined, replayed);
   });
 }

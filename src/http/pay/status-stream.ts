@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { streamSSE, type SSEStreamingApi } from "hono/streaming";
-import { findPayPageRequest, type PayPageRequest } from "../../domain/requests/pay-page.js";
+import type { RequestDetails } from "../../domain/requests/aggregate.js";
+import { findRequestByPageCode } from "../../domain/requests/pay-page.js";
 import type { RequestChangeFeed } from "../../pubsub/request-changes.js";
 import type { Links } from "../../transport/links.js";
 import type { RateLimiter } from "../../transport/rate-limit.js";
@@ -27,9 +28,9 @@ export function mountStatusStream(app: Hono, { limiter, changes, links }: Status
 
   app.get("/pay/:code/events", async (c) => {
     await limiter.charge(pageMeter(c), 1);
-    const found = await findPayPageRequest(c.req.param("code"));
+    const found = await findRequestByPageCode(c.req.param("code"));
     if (!found) return c.json(UNKNOWN_REQUEST, 404);
-    const { id: requestId, merchantId, requestCode } = found.request;
+    const { id: requestId, merchantId, requestCode } = found;
     return streamSSE(c, async (stream) => {
       // Listening before the first read: a change between the two is not lost.
       const changesOfMerchant = changes.changes(merchantId)[Symbol.asyncIterator]();
@@ -39,11 +40,16 @@ export function mountStatusStream(app: Hono, { limiter, changes, links }: Status
       stream.onAbort(end);
       const lifetime = setTimeout(end, STREAM_LIFETIME_MS);
       const heartbeat = setInterval(() => void stream.write(": still here\n\n").catch(end), HEARTBEAT_MS);
-      const send = (page: PayPageRequest) => stream.writeSSE({ event: "status", data: JSON.stringify(payerView(page, links)) });
+      const send = (request: RequestDetails) =>
+        stream.writeSSE({ event: "status", data: JSON.stringify(payerView(request, links)) });
       try {
-        for (let page = await findPayPageRequest(requestCode); page; page = await findPayPageRequest(requestCode)) {
-          await send(page);
-          if (page.request.status !== "NEW") return;
+        for (
+          let request = await findRequestByPageCode(requestCode);
+          request;
+          request = await findRequestByPageCode(requestCode)
+        ) {
+          await send(request);
+          if (request.status !== "NEW") return;
           // Until the next change of this request (or the stream's end).
           let change = await next;
           while (!change.done && change.value.requestId !== requestId) change = await (next = changesOfMerchant.next());
