@@ -3,7 +3,8 @@ import { pool, prepared, toUtcText as utc } from "../src/db.js";
 import { boolean, int } from "../src/sql/columns.js";
 import { queryRow, queryRows, statement } from "../src/sql/statements.js";
 import { webhookAttempts, webhookEvents } from "../src/sql/tables.js";
-import type { WebhookAttemptOutcome, WebhookEvent, WebhookEventState } from "../src/generated/prisma/client.js";
+import type { AttemptVerdict } from "../src/domain/webhooks/retry-schedule.js";
+import type { WebhookAttemptOutcome, WebhookEvent } from "../src/generated/prisma/client.js";
 
 /**
  * The worker's side of the webhook outbox. PostgreSQL owns every event's schedule: its state, the
@@ -74,13 +75,6 @@ export interface AttemptResult {
   statusCode?: number;
   error?: string;
   responseExcerpt?: string;
-}
-
-/** What an attempt moved its event to. */
-export interface AttemptVerdict {
-  state: WebhookEventState;
-  /** When a PENDING event's next attempt is due. */
-  nextAttemptAt?: Date;
 }
 
 /**

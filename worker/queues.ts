@@ -20,7 +20,7 @@ export const maintenanceJobs = {
 /**
  * Webhook deliveries: each job makes the given attempts of up to ATTEMPTS_PER_JOB events now, once
  * (BullMQ retries nothing). When an attempt comes and what follows a failure is PostgreSQL's to say
- * (worker/outbox.ts, worker/retry-schedule.ts).
+ * (worker/outbox.ts, src/domain/webhooks/retry-schedule.ts).
  */
 export const WEBHOOK_QUEUE = "webhooks";
 /** Attempts per delivery job: fewer queue round trips per notification in a burst. */

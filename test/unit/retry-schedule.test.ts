@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { duration, durations } from "../../src/env.js";
-import { delayBeforeAttempt, isLastAttempt } from "../../worker/retry-schedule.js";
+import { delayBeforeAttempt, isLastAttempt } from "../../src/domain/webhooks/retry-schedule.js";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -5,8 +5,8 @@ import { inSpan, spanLinksTo } from "../../src/tracing.js";
 import type { WorkerConfig } from "../config.js";
 import type { postJson } from "../http-post.js";
 import type { WebhookEventState } from "../../src/generated/prisma/client.js";
-import type { AttemptResult, AttemptVerdict, DueAttempt, Outbox, StartedAttempt } from "../outbox.js";
-import { verdictOf } from "../retry-schedule.js";
+import type { AttemptResult, DueAttempt, Outbox, StartedAttempt } from "../outbox.js";
+import { verdictOf, type AttemptVerdict } from "../../src/domain/webhooks/retry-schedule.js";
 import { signNotification, type KeyStore } from "../signing.js";
 
 /**

@@ -1,4 +1,16 @@
-import type { AttemptResult, AttemptVerdict } from "./outbox.js";
+import type { WebhookAttemptOutcome, WebhookEventState } from "../../generated/prisma/client.js";
+
+/**
+ * A webhook event's retry schedule, the rule the worker applies to each attempt's outcome; the
+ * outbox row in PostgreSQL keeps what it decides (docs/architecture.md, "Delivery schedule").
+ */
+
+/** What an attempt moved its event to. */
+export interface AttemptVerdict {
+  state: WebhookEventState;
+  /** When a PENDING event's next attempt is due. */
+  nextAttemptAt?: Date;
+}
 
 /**
  * How many attempts an event gets: its own limit (set when it is redelivered), else one more than
@@ -24,7 +36,7 @@ export function delayBeforeAttempt(number: number, retryDelaysMs: readonly numbe
 export function verdictOf(
   number: number,
   attemptLimit: number | null,
-  result: Pick<AttemptResult, "outcome">,
+  result: { outcome: Exclude<WebhookAttemptOutcome, "IN_FLIGHT"> },
   finishedAt: Date,
   retryDelaysMs: readonly number[],
 ): AttemptVerdict {
