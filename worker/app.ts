@@ -52,10 +52,11 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
     failed("outbox poll failed"),
     logger,
   );
-  const outbox = openOutbox(deliveryLeaseMs(config.webhooks.timeoutMs));
+  const leaseMs = deliveryLeaseMs(config.webhooks.timeoutMs);
+  const outbox = openOutbox(leaseMs);
   const deliveryDeps = { config: config.webhooks, keys, outbox, post: postJson, logger, nextAttemptDue: poll.pollAt };
-  const deliveries = startDeliveryWorker(connection, config, deliveryDeps);
-  for (const worker of [maintenance.worker, deliveries]) reportJobFailures(worker, outages, logger);
+  const deliveries = startDeliveryWorker(connection, config, deliveryDeps, leaseMs);
+  for (const worker of [maintenance.worker, deliveries]) reportJobFailures(worker, failed, logger);
   const metricsServer = await serveMetrics(config, metrics, logger);
 
   await Promise.all([maintenance.worker.waitUntilReady(), deliveries.waitUntilReady()]);
@@ -90,28 +91,29 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
 }
 
 /** An outage is one line per dependency (see outage.ts); anything else is logged as it comes, saying `what` failed. */
-const failureReporter = (outages: Outages, logger: Logger) => (what: string) => (err: unknown) => {
-  if (isDatabaseUnavailable(err)) outages.database.failed(err);
-  else if (isRedisUnavailable(err)) outages.redis.failed(err);
-  else logger.error({ err }, what);
-};
+const failureReporter =
+  (outages: Outages, logger: Logger) =>
+  (what: string, fields: Record<string, unknown> = {}) =>
+  (err: unknown) => {
+    if (isDatabaseUnavailable(err)) outages.database.failed(err);
+    else if (isRedisUnavailable(err)) outages.redis.failed(err);
+    else logger.error({ ...fields, err }, what);
+  };
 
 /**
  * Logs a job that failed and the worker's own errors. A delivery job's events stay pending in the
  * outbox whatever became of the job, and an attempt logs its own outcome.
  */
-function reportJobFailures(worker: Worker, outages: Outages, logger: Logger) {
+function reportJobFailures(worker: Worker, failed: ReturnType<typeof failureReporter>, logger: Logger) {
   worker.on("failed", (job, err) => {
-    const fields = { job: job?.name, jobId: job?.id };
-    if (isDatabaseUnavailable(err)) outages.database.failed(err);
-    else if (err instanceof UnrecoverableError) logger.warn({ ...fields, err: { message: err.message } }, "job dropped");
-    else logger.error({ ...fields, err }, "job failed");
+    if (err instanceof UnrecoverableError)
+      logger.warn({ job: job?.name, jobId: job?.id, err: { message: err.message } }, "job dropped");
+    else failed("job failed", { job: job?.name, jobId: job?.id })(err);
   });
   worker.on("error", (err) => {
-    if (isRedisUnavailable(err)) outages.redis.failed(err);
-    else if (isLostJobState(err))
+    if (isLostJobState(err))
       logger.warn({ err: { message: err.message } }, "a job's state was lost in Redis; its events stay in the outbox");
-    else logger.error({ err }, "worker error");
+    else failed("worker error")(err);
   });
 }
 

@@ -21,7 +21,7 @@ export interface ProcessGroup {
  * time the same process stops again, up to `maxMs`; one that ran `resetAfterMs` starts from `firstMs`.
  * A process that cannot start (a database that refuses it) is retried without spinning.
  */
-export const RESTART_DELAYS = { firstMs: 1_000, maxMs: 30_000, resetAfterMs: 60_000 };
+const RESTART_DELAYS = { firstMs: 1_000, maxMs: 30_000, resetAfterMs: 60_000 };
 
 /** One process of the group, started again each time it stops while the group runs. */
 interface Slot {

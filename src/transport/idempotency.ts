@@ -44,7 +44,7 @@ const idempotencyKey = z
  * empty optional parameter and none. An input the schema refuses is hashed as given, apart from
  * every parsed one, so its retry is refused the same way and never replays a success.
  */
-export function fingerprintOf(operation: string, schema: z.ZodObject, input: unknown): string {
+function fingerprintOf(operation: string, schema: z.ZodObject, input: unknown): string {
   const checked = checkInput(schema, input);
   const read = checked.success ? { parsed: checked.data } : { refused: input };
   const canonical = JSON.stringify(read, (_key, value: unknown) =>

@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 
 /** The page's cookie; the payment form carries the same token back. */
-export const CSRF_COOKIE = "payreq_pay_csrf";
+const CSRF_COOKIE = "payreq_pay_csrf";
 
 /** The form's token: the page's cookie (kept across the page's tabs), made on the first visit. */
 export function csrfToken(c: Context, secure: boolean): string {
