@@ -1,6 +1,7 @@
 import {
   ApiKeyKind,
   ConnectorKind,
+  EventType,
   PaymentMethod,
   RequestStatus,
   TransactionState,
@@ -12,6 +13,7 @@ import type {
   Activity,
   ApiKey,
   ConfigurationItem,
+  Event,
   IdempotencyKey,
   Ledger,
   Merchant,
@@ -20,6 +22,7 @@ import type {
   SandboxWallet,
   Transaction,
   WebhookAttempt,
+  WebhookEndpoint,
   WebhookEvent,
 } from "../generated/prisma/client.js";
 import { arrayOf, bigint, boolean, enumOf, int, json, nullable, text, timestamp, uuid } from "./columns.js";
@@ -161,8 +164,11 @@ export const idempotencyKeys = new Table<IdempotencyKey>("idempotency_key", {
 export const webhookEvents = new Table<WebhookEvent>("webhook_event", {
   id: uuid(),
   merchantId: uuid(),
-  requestId: uuid(),
-  transactionId: uuid(),
+  requestId: nullable(uuid()),
+  transactionId: nullable(uuid()),
+  endpointId: nullable(uuid()),
+  eventId: nullable(uuid()),
+  type: nullable(enumOf(EventType, "EventType")),
   url: text(),
   payload: json(),
   state: enumOf(WebhookEventState, "WebhookEventState"),
@@ -189,4 +195,32 @@ export const webhookAttempts = new Table<WebhookAttempt>("webhook_attempt", {
   statusCode: nullable(int()),
   error: nullable(text()),
   responseExcerpt: nullable(text()),
+});
+
+export const events = new Table<Event>("event", {
+  id: uuid(),
+  merchantId: uuid(),
+  type: enumOf(EventType, "EventType"),
+  requestId: uuid(),
+  transactionId: nullable(uuid()),
+  payload: json(),
+  createdAt: timestamp(),
+});
+
+export const webhookEndpoints = new Table<WebhookEndpoint>("webhook_endpoint", {
+  id: uuid(),
+  merchantId: uuid(),
+  url: text(),
+  eventTypes: arrayOf(enumOf(EventType, "EventType")),
+  description: nullable(text()),
+  enabled: boolean(),
+  disabledReason: nullable(text()),
+  disabledAt: nullable(timestamp()),
+  failingSince: nullable(timestamp()),
+  lastAttemptAt: nullable(timestamp()),
+  lastOutcome: nullable(enumOf(WebhookAttemptOutcome, "WebhookAttemptOutcome")),
+  recoveredAt: nullable(timestamp()),
+  recoveredCount: nullable(int()),
+  createdAt: timestamp(),
+  updatedAt: timestamp(),
 });

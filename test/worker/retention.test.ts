@@ -97,6 +97,7 @@ describe("retention sweeps", () => {
       idempotency_key: 0,
       webhook_event: 0,
       webhook_attempt: 0,
+      event: 0,
       activity: 0,
     });
   });

@@ -9,8 +9,10 @@ import { queryRow, statement } from "../../sql/statements.js";
  * for long, bloats one transaction, or keeps the API waiting; it stops at the first short batch.
  *
  * - Idempotency keys once past their expiresAt (24 hours after their call, Stripe's rule).
- * - Webhook events that are finished (DELIVERED, EXHAUSTED or REFUSED) and unchanged for
- *   WEBHOOK_RETENTION, with their attempts; a PENDING event is never deleted, however old.
+ * - Webhook deliveries (to notifyUrls and to endpoints) that are finished (DELIVERED, EXHAUSTED,
+ *   REFUSED or HELD) and unchanged for WEBHOOK_RETENTION, with their attempts; a PENDING delivery
+ *   is never deleted, however old.
+ * - Events (the events API's) older than WEBHOOK_RETENTION once no delivery of theirs is left.
  * - Activity (the audit trail) older than ACTIVITY_RETENTION, only when an operator sets it. The
  *   table discards every other delete (a rule, prisma/migrations/…_retention): this sweep's
  *   transactions say what they are with `SET LOCAL payreq.retention = 'on'`.
@@ -23,7 +25,7 @@ export interface RetentionSettings {
 }
 
 /** Rows each sweep deleted, by table. */
-export type SweepCounts = Record<"idempotency_key" | "webhook_event" | "webhook_attempt" | "activity", number>;
+export type SweepCounts = Record<"idempotency_key" | "webhook_event" | "webhook_attempt" | "event" | "activity", number>;
 
 const EXPIRED_IDEMPOTENCY_KEYS = `
   DELETE FROM idempotency_key WHERE ctid = ANY (ARRAY(
@@ -42,6 +44,11 @@ const FINISHED_WEBHOOK_EVENTS = statement(
   SELECT (SELECT count(*)::int FROM deleted) AS events, (SELECT n FROM attempts) AS attempts`,
   { events: int(), attempts: int() },
 );
+
+const OLD_EVENTS = `
+  DELETE FROM event WHERE ctid = ANY (ARRAY(
+    SELECT ctid FROM event e WHERE created_at < $1::timestamp(3)
+      AND NOT EXISTS (SELECT 1 FROM webhook_event w WHERE w.event_id = e.id) LIMIT $2))`;
 
 const OLD_ACTIVITY = `
   DELETE FROM activity WHERE ctid = ANY (ARRAY(
@@ -66,7 +73,7 @@ async function inBatches(batchSize: number, batch: () => Promise<number>): Promi
 /** Every sweep, as of `now` (the worker's clock; tests give their own). */
 export async function sweepExpiredData(now: Date, settings: RetentionSettings): Promise<SweepCounts> {
   const { batchSize } = settings;
-  const counts: SweepCounts = { idempotency_key: 0, webhook_event: 0, webhook_attempt: 0, activity: 0 };
+  const counts: SweepCounts = { idempotency_key: 0, webhook_event: 0, webhook_attempt: 0, event: 0, activity: 0 };
 
   counts.idempotency_key = await inBatches(
     batchSize,
@@ -79,6 +86,10 @@ export async function sweepExpiredData(now: Date, settings: RetentionSettings): 
     counts.webhook_attempt += attempts;
     return events;
   });
+  counts.event = await inBatches(
+    batchSize,
+    async () => (await pool.query(prepared(OLD_EVENTS, [webhookCutoff, batchSize]))).rowCount ?? 0,
+  );
 
   if (settings.activityRetentionMs !== null) {
     const activityCutoff = utc(new Date(now.getTime() - settings.activityRetentionMs));

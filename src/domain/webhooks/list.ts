@@ -2,7 +2,7 @@ import type { WebhookEventState } from "../../generated/prisma/client.js";
 import { requireMerchant } from "../auth.js";
 import { dashboardDatabase, type DomainContext } from "../context.js";
 
-/** The calling merchant's notifications, newest first, optionally only those in some states. */
+/** The calling merchant's notifications to notifyUrls, newest first, optionally only those in some states. */
 export async function listWebhookEvents(
   ctx: DomainContext,
   input: { states?: WebhookEventState[] | null; first?: number | null },
@@ -10,7 +10,7 @@ export async function listWebhookEvents(
   const { merchantId } = requireMerchant(ctx);
   const { db } = await dashboardDatabase(ctx);
   return db.webhookEvent.findMany({
-    where: { merchantId, ...(input.states ? { state: { in: input.states } } : {}) },
+    where: { merchantId, endpointId: null, ...(input.states ? { state: { in: input.states } } : {}) },
     orderBy: { createdAt: "desc" },
     take: Math.min(Math.max(input.first ?? 50, 1), 200),
   });

@@ -1,16 +1,17 @@
 import type { StatementParams } from "../../db.js";
 import { currentTraceparent } from "../../tracing.js";
 import type { PaymentRequest, Transaction } from "../../generated/prisma/client.js";
+import { ENDPOINT_DELIVERIES, eventParts, outboxNotified } from "../events/record.js";
 import { toNotificationTransaction } from "./events.js";
-import { WEBHOOK_CHANNEL } from "./outbox.js";
 
 /**
- * The parts of a write statement that put a completed transaction in the outbox, when the request has
- * a notifyUrl: the event row (a CTE) and the statement's final SELECT, which wakes the worker with
- * NOTIFY once the transaction commits (its periodic poll of the outbox catches anything missed). The
- * worker delivers it; the API never does. The row keeps the call's request id and, when the call is traced,
- * its `traceparent`, which the worker's delivery traces link to. Without a notifyUrl: no part, and a
- * final SELECT that does nothing.
+ * The parts of a write statement that announce a completed transaction: its event
+ * (`payment.completed` or `refund.completed`) with a delivery to each subscribed endpoint, and,
+ * when the request has a notifyUrl, the notification to it in the legacy format (a CTE each), and
+ * the statement's final SELECT, which wakes the worker with NOTIFY once the transaction commits
+ * (its periodic poll of the outbox catches anything missed). The worker delivers them; the API
+ * never does. The rows keep the call's request id and, when the call is traced, its `traceparent`,
+ * which the worker's delivery traces link to.
  */
 export function outboxParts(
   p: StatementParams,
@@ -18,13 +19,20 @@ export function outboxParts(
   transaction: Transaction,
   correlationId: string | null,
 ): { parts: string[]; last: string } {
-  if (!request.notifyUrl) return { parts: [], last: "SELECT 1" };
-  const event = `outbox AS (
+  const call = { correlationId: `${p.add(correlationId)}::text`, traceparent: `${p.add(currentTraceparent())}::text` };
+  const payload = `${p.add(JSON.stringify(toNotificationTransaction(transaction, request)))}::jsonb`;
+  const at = `${p.add(transaction.createdAt)}::timestamp(3)`;
+  const type = transaction.type === "PURCHASE" ? "PAYMENT_COMPLETED" : "REFUND_COMPLETED";
+  const parts = eventParts(
+    `SELECT ${p.add(request.merchantId)}::uuid AS merchant_id, ${p.add(request.id)}::uuid AS request_id,
+            ${p.add(transaction.id)}::uuid AS transaction_id, '${type}' AS type, ${payload} AS payload, ${at} AS created_at`,
+    call,
+  );
+  if (!request.notifyUrl) return { parts, last: `SELECT ${outboxNotified(ENDPOINT_DELIVERIES)}` };
+  const notification = `outbox AS (
     INSERT INTO webhook_event (id, merchant_id, request_id, transaction_id, url, correlation_id, traceparent, payload, created_at, updated_at)
-    VALUES (gen_random_uuid(), ${p.add(request.merchantId)}::uuid, ${p.add(request.id)}::uuid, ${p.add(transaction.id)}::uuid,
-            ${p.add(request.notifyUrl)}, ${p.add(correlationId)}, ${p.add(currentTraceparent())},
-            ${p.add(JSON.stringify(toNotificationTransaction(transaction, request)))}::jsonb,
-            ${p.add(transaction.createdAt)}::timestamp(3), ${p.add(transaction.createdAt)}::timestamp(3))
+    SELECT gen_random_uuid(), merchant_id, request_id, transaction_id, ${p.add(request.notifyUrl)}, ${call.correlationId},
+           ${call.traceparent}, payload, created_at, created_at FROM new_events
     RETURNING id)`;
-  return { parts: [event], last: `SELECT pg_notify(${p.add(WEBHOOK_CHANNEL)}, id::text) FROM outbox` };
+  return { parts: [...parts, notification], last: `SELECT ${outboxNotified(ENDPOINT_DELIVERIES, "outbox")}` };
 }

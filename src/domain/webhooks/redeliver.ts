@@ -19,7 +19,7 @@ const REDELIVER = statement(
   `WITH redelivered AS (
      UPDATE webhook_event e SET state = 'PENDING', next_attempt_at = $3, enqueued_at = NULL, updated_at = $3,
        attempt_limit = CASE WHEN e.state = 'PENDING' THEN e.attempt_limit ELSE e.attempts + 1 END
-     WHERE e.id = $1 AND e.merchant_id = $2
+     WHERE e.id = $1 AND e.merchant_id = $2 AND e.endpoint_id IS NULL
      RETURNING e.*)
    SELECT ${webhookEvents.json("r")} AS event, pg_notify($4, r.id::text) IS NULL AS notified FROM redelivered r`,
   { event: webhookEvents, notified: boolean() },

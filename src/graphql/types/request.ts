@@ -93,8 +93,8 @@ builder.prismaObjectFields(PaymentRequest, (t) => ({
     query: { where: { type: "REFUND" }, orderBy: { createdAt: "asc" } },
   }),
   webhookEvents: t.relation("webhookEvents", {
-    description: "Notifications of the request's transactions, oldest first.",
-    query: { orderBy: { createdAt: "asc" } },
+    description: "Notifications of the request's transactions to its notifyUrl, oldest first.",
+    query: { where: { endpointId: null }, orderBy: { createdAt: "asc" } },
   }),
 }));
 
@@ -210,7 +210,8 @@ builder.prismaObjectField(WebhookEvent, "request", (t) =>
     type: PaymentRequest,
     description: "Its payment request.",
     select: { requestId: true },
-    resolve: (event, _args, ctx) => ctx.loadRequest(event.requestId),
+    // A notifyUrl notification always has its request; only a test event to an endpoint has none.
+    resolve: (event, _args, ctx) => ctx.loadRequest(event.requestId!),
   }),
 );
 

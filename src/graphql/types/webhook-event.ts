@@ -9,6 +9,7 @@ const WebhookEventStateEnum = builder.enumType("WebhookEventState", {
     DELIVERED: { description: "The webhook answered 2xx." },
     EXHAUSTED: { description: "Every allowed attempt failed." },
     REFUSED: { description: "Not sent: the destination is not allowed (a private address)." },
+    HELD: { description: "Not sent: its endpoint was disabled. A recovery sends it." },
   } as const,
 });
 
@@ -48,7 +49,7 @@ export const WebhookEvent = builder.prismaObject("WebhookEvent", {
     nextAttemptAt: t.expose("nextAttemptAt", { type: "DateTime", description: "When a pending event is next attempted." }),
     deliveredAt: t.expose("deliveredAt", { type: "DateTime", nullable: true, description: "When the webhook accepted it." }),
     lastError: t.exposeString("lastError", { nullable: true, description: "The latest failure." }),
-    transaction: t.relation("transaction", { description: "The transaction announced." }),
+    transaction: t.relation("transaction", { description: "The transaction announced.", onNull: "error" }),
     attempts: t.relation("deliveryAttempts", {
       description: "Every attempt, first first.",
       query: { orderBy: { number: "asc" } },
