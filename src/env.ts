@@ -282,6 +282,8 @@ export const workerEnv = sharedEnv
       .enum(["true", "false"])
       .default("false")
       .transform((v) => v === "true"),
+    /** An endpoint whose every attempt has failed for this long is disabled (its merchant enables it again). */
+    WEBHOOK_ENDPOINT_DISABLE_AFTER: duration.default(3 * 86_400_000),
     /** How often the worker polls the outbox for due events; a job given longer ago than this and never run is given again. */
     WEBHOOK_RECONCILE_INTERVAL: duration.default(30_000),
     /** A file the worker rewrites every 10 s while PostgreSQL and Redis answer, for a container health check (worker/health-check.ts); unset: none. */

@@ -53,7 +53,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
     logger,
   );
   const leaseMs = deliveryLeaseMs(config.webhooks.timeoutMs);
-  const outbox = openOutbox(leaseMs);
+  const outbox = openOutbox(leaseMs, config.webhooks.endpointDisableAfterMs);
   const deliveryDeps = { config: config.webhooks, keys, outbox, post: postJson, logger, nextAttemptDue: poll.pollAt };
   const deliveries = startDeliveryWorker(connection, config, deliveryDeps, leaseMs);
   for (const worker of [maintenance.worker, deliveries]) reportJobFailures(worker, failed, logger);

@@ -43,6 +43,7 @@ export function loadWorkerConfig(env = parseEnv(workerEnv)) {
       /** How long the worker reuses the current private key before asking the database again (a rotation shows within this). */
       keyCacheMs: 5_000,
       reconcileIntervalMs: env.WEBHOOK_RECONCILE_INTERVAL,
+      endpointDisableAfterMs: env.WEBHOOK_ENDPOINT_DISABLE_AFTER,
       concurrency: env.WEBHOOK_CONCURRENCY,
     },
   };

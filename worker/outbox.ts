@@ -63,7 +63,17 @@ const NEXT_DUE_AT = statement(
 /** An event taken for one attempt, whose attempt row is already written (IN_FLIGHT). */
 export type StartedAttempt = Pick<
   WebhookEvent,
-  "id" | "url" | "payload" | "attempts" | "attemptLimit" | "correlationId" | "traceparent"
+  | "id"
+  | "url"
+  | "payload"
+  | "attempts"
+  | "attemptLimit"
+  | "correlationId"
+  | "traceparent"
+  | "endpointId"
+  | "eventId"
+  | "type"
+  | "createdAt"
 > & {
   attemptId: string;
   startedAt: Date;
@@ -82,7 +92,8 @@ export interface AttemptResult {
  * anything is sent (a worker killed mid-delivery leaves it so). An event is taken only for the attempt
  * that comes next and only while no lease holds it, so a second job for the same attempt (given
  * again while the first waited out a Redis outage, or given back by Redis) finds it taken, or made,
- * and sends nothing.
+ * and sends nothing. A delivery whose endpoint is disabled is HELD instead (a test event excepted),
+ * and one whose endpoint is enabled goes to the endpoint's URL as it is now.
  */
 function startsAttempts(leaseMs: number) {
   return new DataLoader<DueAttempt, StartedAttempt | null>(
@@ -108,21 +119,41 @@ function startsAttempts(leaseMs: number) {
 
 const START_ATTEMPTS = statement(
   `WITH due AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS d(id, attempt)),
+         held AS (
+           UPDATE webhook_event e SET state = 'HELD', enqueued_at = NULL, last_error = 'its endpoint is disabled', updated_at = $4
+           FROM due d, webhook_endpoint ep
+           WHERE e.id = d.id AND ep.id = e.endpoint_id AND NOT ep.enabled AND e.type <> 'PING' AND e.state = 'PENDING'
+             AND (e.lease_until IS NULL OR e.lease_until <= $4)),
          claimed AS (
-           UPDATE webhook_event e SET attempts = e.attempts + 1, lease_until = $3
+           UPDATE webhook_event e SET attempts = e.attempts + 1, lease_until = $3,
+             url = COALESCE((SELECT ep.url FROM webhook_endpoint ep WHERE ep.id = e.endpoint_id), e.url)
            FROM due d
            WHERE e.id = d.id AND e.attempts = d.attempt - 1 AND e.state = 'PENDING'
              AND (e.lease_until IS NULL OR e.lease_until <= $4)
-           RETURNING e.id, e.url, e.payload, e.attempts, e.attempt_limit, e.correlation_id, e.traceparent),
+             AND NOT EXISTS (SELECT 1 FROM webhook_endpoint ep WHERE ep.id = e.endpoint_id AND NOT ep.enabled AND e.type <> 'PING')
+           RETURNING e.*),
          attempt AS (
            INSERT INTO webhook_attempt (id, event_id, number, started_at, outcome)
            SELECT gen_random_uuid(), id, attempts, $4, 'IN_FLIGHT' FROM claimed
            RETURNING id, event_id)
          SELECT c.id, c.url, c.payload, c.attempts, c.attempt_limit AS "attemptLimit",
-                c.correlation_id AS "correlationId", c.traceparent, a.id AS "attemptId"
+                c.correlation_id AS "correlationId", c.traceparent, c.endpoint_id AS "endpointId",
+                c.event_id AS "eventId", c.type, c.created_at AS "createdAt", a.id AS "attemptId"
          FROM claimed c JOIN attempt a ON a.event_id = c.id`,
   {
-    ...webhookEvents.pick("id", "url", "payload", "attempts", "attemptLimit", "correlationId", "traceparent").columns,
+    ...webhookEvents.pick(
+      "id",
+      "url",
+      "payload",
+      "attempts",
+      "attemptLimit",
+      "correlationId",
+      "traceparent",
+      "endpointId",
+      "eventId",
+      "type",
+      "createdAt",
+    ).columns,
     attemptId: webhookAttempts.columns.id,
   },
 );
@@ -131,14 +162,18 @@ type Finish = { attempt: StartedAttempt; result: AttemptResult; verdict: Attempt
 
 /**
  * Finishes attempts, batched: records what each came to and moves its event on, attempt and event in
- * one statement. An event that stays PENDING has no job until its next attempt is due.
+ * one statement. An event that stays PENDING has no job until its next attempt is due. An endpoint's
+ * attempts also move its health: its last outcome, and since when it has been failing; one failing
+ * for longer than `disableAfterMs` is disabled, and its deliveries that wait are HELD.
  */
-function finishesAttempts() {
+function finishesAttempts(disableAfterMs: number) {
   return new DataLoader<Finish, true>(
     async (batch) => {
       const rows = batch.map(({ attempt, result, verdict }) => ({
         attempt_id: attempt.attemptId,
         event_id: attempt.id,
+        endpoint_id: attempt.endpointId,
+        started_at: utc(attempt.startedAt),
         duration_ms: result.durationMs,
         outcome: result.outcome,
         status_code: result.statusCode ?? null,
@@ -149,22 +184,9 @@ function finishesAttempts() {
         delivered_at: verdict.state === "DELIVERED" ? utc(new Date(attempt.startedAt.getTime() + result.durationMs)) : null,
         next_attempt_at: verdict.nextAttemptAt ? utc(verdict.nextAttemptAt) : null,
       }));
+      const now = new Date();
       await pool.query(
-        prepared(
-          `WITH done AS (
-           SELECT * FROM jsonb_to_recordset($1::jsonb) AS d(
-             attempt_id uuid, event_id uuid, duration_ms int, outcome text, status_code int, error text,
-             response_excerpt text, state text, last_error text, delivered_at timestamp(3), next_attempt_at timestamp(3))),
-         attempt AS (
-           UPDATE webhook_attempt a SET duration_ms = d.duration_ms, outcome = d.outcome::"WebhookAttemptOutcome",
-             status_code = d.status_code, error = d.error, response_excerpt = d.response_excerpt
-           FROM done d WHERE a.id = d.attempt_id)
-         UPDATE webhook_event e SET state = d.state::"WebhookEventState", lease_until = NULL, enqueued_at = NULL,
-           last_error = d.last_error, delivered_at = d.delivered_at,
-           next_attempt_at = COALESCE(d.next_attempt_at, e.next_attempt_at), updated_at = now()
-         FROM done d WHERE e.id = d.event_id`,
-          [JSON.stringify(rows)],
-        ),
+        prepared(FINISH_ATTEMPTS, [JSON.stringify(rows), utc(now), utc(new Date(now.getTime() - disableAfterMs))]),
       );
       return batch.map(() => true as const);
     },
@@ -172,10 +194,53 @@ function finishesAttempts() {
   );
 }
 
-/** The statements of an attempt; `leaseMs` is how long a started attempt holds its event. */
-export function openOutbox(leaseMs: number) {
+/** Of an endpoint `ep` and its attempts `h` just finished: every one failed, and it has failed since before $3. */
+const FAILING_TOO_LONG = "(NOT h.delivered AND COALESCE(ep.failing_since, h.first_failed_at) <= $3::timestamp(3))";
+
+const FINISH_ATTEMPTS = `
+  WITH done AS (
+    SELECT * FROM jsonb_to_recordset($1::jsonb) AS d(
+      attempt_id uuid, event_id uuid, endpoint_id uuid, started_at timestamp(3), duration_ms int, outcome text,
+      status_code int, error text, response_excerpt text, state text, last_error text, delivered_at timestamp(3),
+      next_attempt_at timestamp(3))),
+  attempt AS (
+    UPDATE webhook_attempt a SET duration_ms = d.duration_ms, outcome = d.outcome::"WebhookAttemptOutcome",
+      status_code = d.status_code, error = d.error, response_excerpt = d.response_excerpt
+    FROM done d WHERE a.id = d.attempt_id),
+  by_endpoint AS (
+    SELECT endpoint_id, max(started_at) AS last_at, (array_agg(outcome ORDER BY started_at DESC))[1] AS last_outcome,
+           bool_or(outcome = 'DELIVERED') AS delivered, min(started_at) AS first_failed_at
+    FROM done WHERE endpoint_id IS NOT NULL GROUP BY endpoint_id),
+  health AS (
+    UPDATE webhook_endpoint ep SET
+      last_attempt_at = GREATEST(ep.last_attempt_at, h.last_at), last_outcome = h.last_outcome::"WebhookAttemptOutcome",
+      failing_since = CASE WHEN h.delivered THEN NULL ELSE COALESCE(ep.failing_since, h.first_failed_at) END,
+      enabled = ep.enabled AND NOT ${FAILING_TOO_LONG},
+      disabled_at = CASE WHEN ep.enabled AND ${FAILING_TOO_LONG} THEN $2::timestamp(3) ELSE ep.disabled_at END,
+      disabled_reason = CASE WHEN ep.enabled AND ${FAILING_TOO_LONG}
+        THEN 'every attempt failed since ' || to_char(COALESCE(ep.failing_since, h.first_failed_at), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+        ELSE ep.disabled_reason END,
+      updated_at = $2::timestamp(3)
+    FROM by_endpoint h
+    WHERE ep.id = h.endpoint_id
+    RETURNING ep.id, NOT ep.enabled AND ep.disabled_at = $2::timestamp(3) AS disabled_now),
+  held AS (
+    UPDATE webhook_event e SET state = 'HELD', enqueued_at = NULL, last_error = 'its endpoint is disabled', updated_at = $2
+    FROM health h
+    WHERE h.disabled_now AND e.endpoint_id = h.id AND e.state = 'PENDING' AND e.type <> 'PING'
+      AND e.id NOT IN (SELECT event_id FROM done) AND (e.lease_until IS NULL OR e.lease_until <= $2))
+  UPDATE webhook_event e SET state = d.state::"WebhookEventState", lease_until = NULL, enqueued_at = NULL,
+    last_error = d.last_error, delivered_at = d.delivered_at,
+    next_attempt_at = COALESCE(d.next_attempt_at, e.next_attempt_at), updated_at = now()
+  FROM done d WHERE e.id = d.event_id`;
+
+/**
+ * The statements of an attempt; `leaseMs` is how long a started attempt holds its event,
+ * `disableAfterMs` how long an endpoint may fail every attempt before it is disabled.
+ */
+export function openOutbox(leaseMs: number, disableAfterMs: number) {
   const starts = startsAttempts(leaseMs);
-  const finishes = finishesAttempts();
+  const finishes = finishesAttempts(disableAfterMs);
   return {
     /** Takes an event for its attempt `attempt` and records it IN_FLIGHT; null: that attempt is not the event's next, or another holds the event. */
     start: (due: DueAttempt) => starts.load(due),

@@ -187,10 +187,15 @@ export type KeyStore = Awaited<ReturnType<typeof openKeyStore>>;
 
 /** The notification JWT: ES256, header kid, claims iss, iat, jti (the event id) and transaction. */
 export function signNotification(key: SigningKey, claims: { issuer: string; jti: string; transaction: NotificationTransaction }) {
-  return new SignJWT({ transaction: claims.transaction })
+  return signToken(key, { issuer: claims.issuer, jti: claims.jti, claims: { transaction: claims.transaction } });
+}
+
+/** A webhook JWT: ES256, header kid, claims iss, iat, jti and the given ones. */
+export function signToken(key: SigningKey, token: { issuer: string; jti: string; claims: Record<string, unknown> }) {
+  return new SignJWT(token.claims)
     .setProtectedHeader({ alg: "ES256", typ: "JWT", kid: key.kid })
-    .setIssuer(claims.issuer)
+    .setIssuer(token.issuer)
     .setIssuedAt()
-    .setJti(claims.jti)
+    .setJti(token.jti)
     .sign(key.privateKey);
 }

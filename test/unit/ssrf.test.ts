@@ -1,6 +1,7 @@
 import type { LookupAddress } from "node:dns";
 import { describe, expect, it } from "vitest";
-import { assertPublicLiteral, guardedLookup, isPublicAddress, RefusedDestinationError } from "../../worker/ssrf.js";
+import { isPublicAddress } from "../../src/domain/webhooks/addresses.js";
+import { assertPublicLiteral, guardedLookup, RefusedDestinationError } from "../../worker/ssrf.js";
 
 describe("isPublicAddress", () => {
   it.each([

@@ -74,6 +74,7 @@ export function workerConfig(webhooks: Partial<WorkerConfig["webhooks"]> = {}, p
       // Every signature reads the current key, so a rotation shows at once, not after a cache lifetime.
       keyCacheMs: 0,
       reconcileIntervalMs: 300,
+      endpointDisableAfterMs: 3 * 86_400_000,
       concurrency: 10,
       ...webhooks,
     },

@@ -7,7 +7,8 @@ import type { postJson } from "../http-post.js";
 import type { WebhookEventState } from "../../src/generated/prisma/client.js";
 import type { AttemptResult, DueAttempt, Outbox, StartedAttempt } from "../outbox.js";
 import { verdictOf, type AttemptVerdict } from "../../src/domain/webhooks/retry-schedule.js";
-import { signNotification, type KeyStore } from "../signing.js";
+import { signToken, type KeyStore } from "../signing.js";
+import { EVENT_OBJECT_CLAIM, EVENT_TYPE_NAMES } from "../../src/domain/events/types.js";
 
 /**
  * How long one attempt may hold its event (and its BullMQ job lock): the timeout plus time to sign
@@ -56,21 +57,41 @@ async function makeAttempt(due: DueAttempt, deps: DeliveryDeps): Promise<Webhook
   );
 }
 
+/**
+ * The token's claims beside iss and iat: a notifyUrl's carry the transaction (the legacy format);
+ * an endpoint's carry the event's type, its creation time and its object, and the event's id as
+ * jti. Null when the stored payload is not what its kind needs.
+ */
+function tokenClaims(started: StartedAttempt): { jti: string; claims: Record<string, unknown> } | null {
+  if (started.type === null) {
+    const transaction = notificationTransaction.safeParse(started.payload);
+    return transaction.success ? { jti: started.id, claims: { transaction: transaction.data } } : null;
+  }
+  const object = started.payload;
+  if (typeof object !== "object" || object === null || Array.isArray(object)) return null;
+  return {
+    jti: started.eventId ?? started.id,
+    claims: {
+      type: EVENT_TYPE_NAMES[started.type],
+      createdAt: started.createdAt.toISOString(),
+      [EVENT_OBJECT_CLAIM[started.type]]: object,
+    },
+  };
+}
+
 /** Signs and POSTs an event taken for an attempt, and records the outcome and what follows it. */
 async function deliverStarted(started: StartedAttempt, deps: DeliveryDeps): Promise<WebhookEventState> {
   const { config, keys, outbox } = deps;
-  const transaction = notificationTransaction.safeParse(started.payload);
-  const jwt = transaction.success
-    ? await inSpan("webhook.sign", {}, async () =>
-        signNotification(await keys.current(), { issuer: config.issuer, jti: started.id, transaction: transaction.data }),
-      )
+  const token = tokenClaims(started);
+  const jwt = token
+    ? await inSpan("webhook.sign", {}, async () => signToken(await keys.current(), { issuer: config.issuer, ...token }))
     : null;
   const result = jwt
     ? await deps.post(started.url, JSON.stringify({ token: jwt }), {
         timeoutMs: config.timeoutMs,
         allowPrivateNetworks: config.allowPrivateNetworks,
       })
-    : { outcome: "REFUSED" as const, error: "the stored payload is not a notification transaction", durationMs: 0 };
+    : { outcome: "REFUSED" as const, error: "the stored payload is not the object its token carries", durationMs: 0 };
 
   const verdict = verdictOf(started.attempts, started.attemptLimit, result, new Date(), config.retryDelaysMs);
   await outbox.finish(started, result, verdict);
