@@ -32,6 +32,7 @@ export function notFound(code: NotFoundCode): NotFoundError {
     TRANSACTION_NOT_FOUND: "transaction",
     MERCHANT_NOT_FOUND: "merchant",
     WEBHOOK_EVENT_NOT_FOUND: "webhook event",
+    WEBHOOK_ENDPOINT_NOT_FOUND: "webhook endpoint",
   }[code];
   return new NotFoundError(code, `No such ${thing}.`);
 }

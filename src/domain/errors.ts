@@ -17,6 +17,8 @@ export const validationCodes = [
   "INVALID_TRANSACTION_ID",
   "INVALID_REQUEST_ID",
   "INVALID_PAYMENT_EXPIRY_SECONDS",
+  "INVALID_ENDPOINT_URL",
+  "INVALID_EVENT_TYPE",
   "LEDGER_NOT_ENABLED",
   "BAD_REQUEST",
 ] as const;
@@ -25,12 +27,14 @@ export const notFoundCodes = [
   "TRANSACTION_NOT_FOUND",
   "MERCHANT_NOT_FOUND",
   "WEBHOOK_EVENT_NOT_FOUND",
+  "WEBHOOK_ENDPOINT_NOT_FOUND",
 ] as const;
 export const forbiddenCodes = [
   "FORBIDDEN",
   "MERCHANT_CONFIGURATION_NOT_FOUND",
   "NO_AVAILABLE_PAYMENT_OPTIONS",
   "INVALID_TRANSACTION_TYPE",
+  "WEBHOOK_ENDPOINT_LIMIT_REACHED",
 ] as const;
 export const stateConflictCodes = [
   "REQUEST_PAID",
@@ -40,6 +44,7 @@ export const stateConflictCodes = [
   "REPEAT_REFERENCE",
   "IDEMPOTENCY_KEY_REUSED",
   "IDEMPOTENCY_KEY_IN_USE",
+  "WEBHOOK_ENDPOINT_DISABLED",
 ] as const;
 export const ledgerRefusalCodes = ["INSUFFICIENT_ASSET_BALANCE", "INACTIVE_ASSET", "PAYMENT_DECLINED"] as const;
 
@@ -76,12 +81,18 @@ export const errorCodeDescriptions: Record<ErrorCode, string> = {
   INVALID_TRANSACTION_ID: "transactionId is missing or malformed",
   INVALID_REQUEST_ID: "requestId (or requestCode, or shortCode) is missing or malformed",
   INVALID_PAYMENT_EXPIRY_SECONDS: "paymentExpirySeconds is not a whole number from 1 to 86399",
+  INVALID_ENDPOINT_URL:
+    "url is not an http or https URL, or names a loopback, private, link-local or multicast address (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS)",
+  INVALID_EVENT_TYPE: "an event type is not one of payment.completed, refund.completed, request.cancelled, request.expired",
   LEDGER_NOT_ENABLED: "the ledger is not one of the request's payment options",
   BAD_REQUEST: "other malformed input",
   REQUEST_NOT_FOUND: "no such request is visible to this key",
   TRANSACTION_NOT_FOUND: "no such transaction is visible to this key",
   MERCHANT_NOT_FOUND: "no such merchant is visible to this key",
   WEBHOOK_EVENT_NOT_FOUND: "no such webhook event is visible to this key",
+  WEBHOOK_ENDPOINT_NOT_FOUND: "no such webhook endpoint is visible to this key",
+  WEBHOOK_ENDPOINT_LIMIT_REACHED: "the merchant has as many webhook endpoints as it may (16)",
+  WEBHOOK_ENDPOINT_DISABLED: "the endpoint is disabled: enable it before recovering its deliveries",
   FORBIDDEN: "the key may not do this",
   MERCHANT_CONFIGURATION_NOT_FOUND: "the clientId is not this merchant's",
   NO_AVAILABLE_PAYMENT_OPTIONS: "no configuration item can be paid in this asset",
