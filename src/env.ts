@@ -202,9 +202,24 @@ function redisTopologyRules(
     });
 }
 
+/**
+ * Where webhooks may go and how long one may take: the worker sends them; the API and the CLI
+ * register endpoints under the same address rules and wait on a test event's attempt.
+ */
+export const webhookDestinationEnv = z.object({
+  /** A webhook that has not answered within this counts as failed. */
+  WEBHOOK_TIMEOUT: duration.default(10_000),
+  /** Allow webhooks to loopback, private, link-local and multicast addresses (development and tests only). */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
+});
+
 /** The API process: `src/api/config.ts`. */
 export const apiEnv = sharedEnv
   .extend(tracingEnv.shape)
+  .extend(webhookDestinationEnv.shape)
   .extend({
     /**
      * A PostgreSQL replica for reads that may lag (lists, dashboard queries, the audit trail);
@@ -257,6 +272,7 @@ export const apiEnv = sharedEnv
 /** The worker process: `worker/config.ts`. */
 export const workerEnv = sharedEnv
   .extend(signingKeyEnv.shape)
+  .extend(webhookDestinationEnv.shape)
   .extend(tracingEnv.shape)
   .extend({
     /** How often overdue requests are stored as expired. */
@@ -273,15 +289,8 @@ export const workerEnv = sharedEnv
     SHUTDOWN_TIMEOUT: shutdownTimeout,
     /** Delays between webhook attempts, each counted from the previous attempt (7 delays: 8 attempts). */
     WEBHOOK_RETRY_DELAYS: durations.prefault("2m,10m,15m,1h,2h,6h,11h"),
-    /** A webhook that has not answered within this counts as failed. */
-    WEBHOOK_TIMEOUT: duration.default(10_000),
     /** The `iss` claim of notifications. */
     WEBHOOK_ISSUER: z.string().min(1).default("payreq"),
-    /** Allow webhooks to loopback, private, link-local and multicast addresses (development and tests only). */
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: z
-      .enum(["true", "false"])
-      .default("false")
-      .transform((v) => v === "true"),
     /** An endpoint whose every attempt has failed for this long is disabled (its merchant enables it again). */
     WEBHOOK_ENDPOINT_DISABLE_AFTER: duration.default(3 * 86_400_000),
     /** How often the worker polls the outbox for due events; a job given longer ago than this and never run is given again. */
@@ -313,7 +322,11 @@ export const workerEnv = sharedEnv
   });
 
 /** The operator CLI (`src/cli/admin.ts`): the database, and the signing keys it rotates. */
-export const cliEnv = sharedEnv.omit({ NODE_ENV: true }).extend(signingKeyEnv.shape).superRefine(redisTopologyRules);
+export const cliEnv = sharedEnv
+  .omit({ NODE_ENV: true })
+  .extend(signingKeyEnv.shape)
+  .extend(webhookDestinationEnv.shape)
+  .superRefine(redisTopologyRules);
 
 /** Which process reads which variables. */
 export const processEnvs = { API: apiEnv, worker: workerEnv, CLI: cliEnv } as const;
