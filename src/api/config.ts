@@ -2,6 +2,7 @@ import { apiEnv, parseEnv } from "../env.js";
 import { listenHost } from "../listen-address.js";
 import { redisTopology } from "../redis-connection.js";
 import { tracingSettings } from "../tracing.js";
+import { webhookCallSettings } from "../domain/webhooks/call-settings.js";
 
 /**
  * The API process's configuration, from its environment (strictly: src/env.ts). Read by the API's
@@ -25,6 +26,7 @@ export function loadApiConfig(env = parseEnv(apiEnv)) {
     graphql: {
       graphiql: env.GRAPHIQL ?? env.NODE_ENV !== "production",
       introspection: env.GRAPHQL_INTROSPECTION ?? env.NODE_ENV !== "production",
+      webhooks: webhookCallSettings(env),
     },
     db: {
       url: env.DATABASE_URL,

@@ -6,6 +6,7 @@ import { callReads, type CallReads, type ReadYourWrites } from "../transport/rea
 import type { RequestDetails } from "../domain/requests/aggregate.js";
 import type { TenantReadQueue, TenantReadLimits } from "./tenant-read-limit.js";
 import { requestLoader } from "./request-loader.js";
+import type { WebhookCallSettings } from "../domain/webhooks/call-settings.js";
 
 /**
  * The caller (see RequestContext), the feed of request changes that subscriptions read, the
@@ -19,12 +20,14 @@ export type GraphQLContext = RequestContext & {
   reads: CallReads;
   loadRequest: (requestId: string) => Promise<RequestDetails>;
   links: Links;
+  webhooks: WebhookCallSettings;
 };
 
 export function graphQLContextFactory(
   changes: RequestChangeFeed,
   contexts: RequestContexts,
   links: Links,
+  webhooks: WebhookCallSettings,
   tenantReadLimits: TenantReadLimits,
   routing?: ReadYourWrites,
 ) {
@@ -38,6 +41,7 @@ export function graphQLContextFactory(
       reads,
       loadRequest: requestLoader(() => reads.settled().pool),
       links,
+      webhooks,
     };
   };
 }

@@ -23,6 +23,7 @@ import { useSearchParams } from "./search-params.js";
 import { useStrictJsonNumbers } from "./strict-json.js";
 import { useStrictVariables } from "./strict-variables.js";
 import { useNoSuggestions } from "./suggestions.js";
+import type { WebhookCallSettings } from "../domain/webhooks/call-settings.js";
 
 /**
  * The GraphQL endpoint. Query fields report a DomainError as a GraphQL error carrying its CODE in
@@ -33,6 +34,8 @@ export interface GraphQLSettings {
   introspection: boolean;
   /** The browser origins that may call /graphql (CORS_ORIGINS). */
   corsOrigins: string[];
+  /** Where endpoints may point, and how long a test event's call waits for its attempt. */
+  webhooks: WebhookCallSettings;
 }
 
 /** What the endpoint is made of: the API process's parts it uses. */
@@ -57,7 +60,7 @@ export function createGraphQLHandler(
   return createYoga({
     schema: readYourWrites ? notingWrites(limitingTenantReads(schema)) : limitingTenantReads(schema),
     // One per process: a tenant's reads run a few at a time across all of its calls.
-    context: graphQLContextFactory(changes, contexts, links, createTenantReadLimits(), readYourWrites),
+    context: graphQLContextFactory(changes, contexts, links, settings.webhooks, createTenantReadLimits(), readYourWrites),
     graphqlEndpoint: "/graphql",
     landingPage: false,
     // http/app.ts bounds /graphql bodies at 64 KiB before Yoga sees them; Yoga's own (stream-wrapping) check is redundant.

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { inTransaction, pool, toUtcText as utc } from "../../db.js";
 import type { WebhookEndpoint } from "../../generated/prisma/client.js";
-import { bigint } from "../../sql/columns.js";
+import { bigint, uuid } from "../../sql/columns.js";
 import { queryRow, queryRows, statement } from "../../sql/statements.js";
 import { webhookEndpoints } from "../../sql/tables.js";
 import { notFound } from "../auth.js";
@@ -10,15 +10,11 @@ import { ForbiddenError, ValidationError } from "../errors.js";
 import { SUBSCRIBABLE_EVENT_TYPES } from "../events/types.js";
 import { httpUrl, id, optional, parseInput, text } from "../validation.js";
 import { namesNonPublicAddress } from "./addresses.js";
+import type { DestinationRules } from "./call-settings.js";
 import { endpointOwner, type EndpointScope } from "./endpoint-owner.js";
 
 /** How many endpoints one merchant may have (as Stripe allows). */
 export const ENDPOINTS_PER_MERCHANT = 16;
-
-/** Where an endpoint may point: WEBHOOK_ALLOW_PRIVATE_NETWORKS, as for a request's notifyUrl. */
-export interface DestinationRules {
-  allowPrivateNetworks: boolean;
-}
 
 const eventTypes = z
   .array(z.enum(SUBSCRIBABLE_EVENT_TYPES))
@@ -30,17 +26,20 @@ const endpointFields = {
   eventTypes,
   description: optional(text(256)),
 };
-export const createEndpointInput = z.object({ merchantId: id.optional(), ...endpointFields, enabled: z.boolean().optional() });
+export const createEndpointInput = z.object({ merchantId: optional(id), ...endpointFields, enabled: optional(z.boolean()) });
 export const updateEndpointInput = z.object({
   endpointId: id,
-  url: endpointFields.url.optional(),
-  eventTypes: eventTypes.optional(),
+  url: optional(endpointFields.url),
+  eventTypes: optional(eventTypes),
+  // Empty clears the note.
   description: z.union([z.literal(""), endpointFields.description]).optional(),
-  enabled: z.boolean().optional(),
+  enabled: optional(z.boolean()),
 });
 export const endpointIdInput = z.object({ endpointId: id });
-export type CreateEndpointInput = z.input<typeof createEndpointInput>;
-export type UpdateEndpointInput = z.input<typeof updateEndpointInput>;
+/** Inputs arrive as callers send them (GraphQL nulls, CLI text): parseInput checks every field. */
+type Unchecked<S extends z.ZodObject> = { [K in keyof z.input<S>]?: unknown };
+export type CreateEndpointInput = Unchecked<typeof createEndpointInput>;
+export type UpdateEndpointInput = Unchecked<typeof updateEndpointInput> & { endpointId: string };
 
 const codes = {
   merchantId: "INVALID_MERCHANT_ID",
@@ -60,11 +59,8 @@ function assertDestination(url: string | undefined, rules: DestinationRules): vo
   );
 }
 
-const COUNT_AND_LOCK = statement(
-  `SELECT count(ep.id) AS count FROM merchant m LEFT JOIN webhook_endpoint ep ON ep.merchant_id = m.id
-   WHERE m.id = $1 GROUP BY m.id FOR UPDATE OF m`,
-  { count: bigint() },
-);
+const LOCK_MERCHANT = statement("SELECT id FROM merchant WHERE id = $1 FOR UPDATE", { id: uuid() });
+const COUNT_ENDPOINTS = statement("SELECT count(*) AS count FROM webhook_endpoint WHERE merchant_id = $1", { count: bigint() });
 const INSERT_ENDPOINT = statement(
   `INSERT INTO webhook_endpoint (id, merchant_id, url, event_types, description, enabled, disabled_reason, disabled_at,
                                  created_at, updated_at)
@@ -89,10 +85,11 @@ export async function createWebhookEndpoint(
   assertDestination(given.url, rules);
   const now = utc(ctx.now());
   return inTransaction(async (sql) => {
-    // The merchant's row is locked while its endpoints are counted, so two creations cannot both take the last place.
-    const existing = await queryRow(sql, COUNT_AND_LOCK, [merchantId]);
-    if (!existing) throw notFound("MERCHANT_NOT_FOUND");
-    if (existing.count >= BigInt(ENDPOINTS_PER_MERCHANT))
+    // The merchant's row is locked before its endpoints are counted (by a statement of its own, which
+    // sees what a creation that held the lock committed), so two creations cannot both take the last place.
+    if (!(await queryRow(sql, LOCK_MERCHANT, [merchantId]))) throw notFound("MERCHANT_NOT_FOUND");
+    const { count } = (await queryRow(sql, COUNT_ENDPOINTS, [merchantId]))!;
+    if (count >= BigInt(ENDPOINTS_PER_MERCHANT))
       throw new ForbiddenError("WEBHOOK_ENDPOINT_LIMIT_REACHED", `A merchant may have at most ${ENDPOINTS_PER_MERCHANT} webhook endpoints.`);
     const enabled = given.enabled ?? true;
     const row = await queryRow(sql, INSERT_ENDPOINT, [merchantId, given.url, given.eventTypes, given.description ?? null, enabled, now]);

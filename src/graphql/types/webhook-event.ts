@@ -2,7 +2,7 @@ import { listWebhookEvents } from "../../domain/webhooks/list.js";
 import { redeliverWebhookEvent } from "../../domain/webhooks/redeliver.js";
 import { builder } from "../builder.js";
 
-const WebhookEventStateEnum = builder.enumType("WebhookEventState", {
+export const WebhookEventStateEnum = builder.enumType("WebhookEventState", {
   description: "Delivery state of a notification.",
   values: {
     PENDING: { description: "Waiting for its next attempt." },
@@ -13,7 +13,7 @@ const WebhookEventStateEnum = builder.enumType("WebhookEventState", {
   } as const,
 });
 
-const WebhookAttemptOutcomeEnum = builder.enumType("WebhookAttemptOutcome", {
+export const WebhookAttemptOutcomeEnum = builder.enumType("WebhookAttemptOutcome", {
   description: "What one delivery attempt came to.",
   values: {
     IN_FLIGHT: { description: "Under way, or cut off when its worker stopped mid-delivery (a later attempt follows)." },

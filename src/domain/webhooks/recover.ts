@@ -1,0 +1,99 @@
+import { z } from "zod";
+import { inTransaction, pool, StatementParams, toUtcText as utc } from "../../db.js";
+import { boolean, int } from "../../sql/columns.js";
+import { queryRow, rowShape, statement } from "../../sql/statements.js";
+import { webhookEndpoints } from "../../sql/tables.js";
+import { notFound } from "../auth.js";
+import type { DomainContext } from "../context.js";
+import { RateLimitedError, StateConflictError } from "../errors.js";
+import { outboxNotified } from "../events/record.js";
+import { id, parseInput } from "../validation.js";
+import { endpointOwner } from "./endpoint-owner.js";
+
+/** One recovery per endpoint in this long: each may queue thousands of deliveries. */
+export const RECOVERY_INTERVAL_MS = 60_000;
+
+const instant = z.union([z.date(), z.iso.datetime({ offset: true }).transform((text) => new Date(text))]);
+export const recoverInput = z.object({ endpointId: id, since: instant });
+export type RecoverInput = z.input<typeof recoverInput>;
+
+export interface Recovery {
+  endpointId: string;
+  /** How many deliveries were queued to be sent again. */
+  queued: number;
+}
+
+const LOCK_ENDPOINT = statement(
+  `SELECT ep.enabled, ep.recovered_at AS "recoveredAt" FROM webhook_endpoint ep
+   WHERE ep.id = $1 AND ($2::uuid IS NULL OR ep.merchant_id = $2) FOR UPDATE`,
+  { enabled: boolean(), recoveredAt: webhookEndpoints.columns.recoveredAt },
+);
+
+/**
+ * The endpoint's deliveries since a time that were not delivered, due now: those that gave up
+ * (EXHAUSTED, REFUSED) or were held (HELD) get exactly one more attempt, as a redelivery does;
+ * those still retrying (PENDING after a failed attempt, not in flight) are brought forward and keep
+ * their schedule. Test events are not recovered. Announced to the worker on commit.
+ */
+const RECOVER_DELIVERIES = statement(
+  `WITH recovered AS (
+     UPDATE webhook_event e SET state = 'PENDING', next_attempt_at = $3::timestamp(3), enqueued_at = NULL,
+       updated_at = $3::timestamp(3),
+       attempt_limit = CASE WHEN e.state = 'PENDING' THEN e.attempt_limit ELSE e.attempts + 1 END
+     WHERE e.endpoint_id = $1 AND e.created_at >= $2::timestamp(3) AND e.type <> 'PING'
+       AND (e.state IN ('EXHAUSTED', 'REFUSED', 'HELD')
+            OR (e.state = 'PENDING' AND e.attempts > 0 AND (e.lease_until IS NULL OR e.lease_until <= $3::timestamp(3))))
+     RETURNING e.id)
+   SELECT count(*)::int AS queued, ${outboxNotified("recovered")} > 0 AS announced FROM recovered`,
+  { queued: int(), announced: boolean() },
+);
+
+/**
+ * Sends again every delivery of one endpoint since `since` that was not delivered, as one call
+ * that answers how many it queued. The endpoint must be enabled (a disabled one would hold them
+ * again). One recovery per endpoint a minute (RATE_LIMIT_EXCEEDED, with when to retry); with an
+ * idempotency key, a retry answers the first call's count and queues nothing more.
+ */
+export async function recoverWebhookDeliveries(ctx: DomainContext, input: RecoverInput): Promise<Recovery> {
+  const { endpointId, since } = parseInput(recoverInput, { endpointId: "BAD_REQUEST", since: "BAD_REQUEST" }, input);
+  const scope = endpointOwner(ctx);
+  const now = ctx.now();
+  const queued = await inTransaction(async (sql) => {
+    const endpoint = await queryRow(sql, LOCK_ENDPOINT, [endpointId, scope.merchantId ?? null]);
+    if (!endpoint) throw notFound("WEBHOOK_ENDPOINT_NOT_FOUND");
+    if (!endpoint.enabled)
+      throw new StateConflictError("WEBHOOK_ENDPOINT_DISABLED", "The endpoint is disabled: enable it, then recover its deliveries.");
+    const waitMs = endpoint.recoveredAt ? endpoint.recoveredAt.getTime() + RECOVERY_INTERVAL_MS - now.getTime() : 0;
+    if (waitMs > 0) throw new RateLimitedError(Math.ceil(waitMs / 1000), "One recovery per endpoint a minute.");
+    const { queued } = (await queryRow(sql, RECOVER_DELIVERIES, [endpointId, utc(since), utc(now)]))!;
+    await noteRecovery(sql, ctx, endpointId, now, queued);
+    return queued;
+  });
+  ctx.logger.info({ endpointId, since, queued }, "webhook deliveries recovered");
+  return { endpointId, queued };
+}
+
+/** Records the recovery on its endpoint (and, with an idempotency key, on the key, in the same transaction). */
+async function noteRecovery(sql: Parameters<typeof queryRow>[0], ctx: DomainContext, endpointId: string, now: Date, queued: number) {
+  const p = new StatementParams();
+  const record = ctx.writeIdempotencyRecord?.(p, endpointId);
+  const text = `${record ? `WITH ${record} ` : ""}UPDATE webhook_endpoint SET recovered_at = ${p.add(utc(now))}::timestamp(3),
+    recovered_count = ${p.add(queued)}::int WHERE id = ${p.add(endpointId)}::uuid RETURNING true AS noted`;
+  await queryRow(sql, { text, shape: notedRow }, p.values);
+}
+
+const notedRow = rowShape({ noted: boolean() });
+
+/** A recovery as its endpoint last recorded it: what an idempotent retry answers after a crash. */
+export async function lastRecovery(ctx: DomainContext, endpointId: string): Promise<Recovery> {
+  const scope = endpointOwner(ctx);
+  const endpoint = await queryRow(pool, RECOVERED_COUNT, [endpointId, scope.merchantId ?? null]);
+  if (!endpoint) throw notFound("WEBHOOK_ENDPOINT_NOT_FOUND");
+  return { endpointId, queued: endpoint.queued };
+}
+
+const RECOVERED_COUNT = statement(
+  `SELECT COALESCE(ep.recovered_count, 0) AS queued FROM webhook_endpoint ep
+   WHERE ep.id = $1 AND ($2::uuid IS NULL OR ep.merchant_id = $2)`,
+  { queued: int() },
+);

@@ -1,0 +1,234 @@
+import { endpointHealth } from "../../domain/webhooks/endpoint-health.js";
+import {
+  createEndpointInput,
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookEndpoints,
+  updateWebhookEndpoint,
+} from "../../domain/webhooks/endpoints.js";
+import { pingWebhookEndpoint } from "../../domain/webhooks/ping.js";
+import { lastRecovery, recoverInput, recoverWebhookDeliveries, type Recovery } from "../../domain/webhooks/recover.js";
+import { runIdempotently } from "../../transport/idempotency.js";
+import { builder } from "../builder.js";
+import { idempotentMutation } from "../idempotent.js";
+import { EventTypeEnum } from "./event-type.js";
+import { WebhookAttemptOutcomeEnum, WebhookEventStateEnum } from "./webhook-event.js";
+
+const WebhookEndpointHealth = builder
+  .objectRef<Awaited<ReturnType<typeof endpointHealth>>>("WebhookEndpointHealth")
+  .implement({
+    description: "How an endpoint's deliveries are doing.",
+    fields: (t) => ({
+      lastAttemptAt: t.expose("lastAttemptAt", { type: "DateTime", nullable: true, description: "When its latest attempt started." }),
+      lastOutcome: t.field({
+        type: WebhookAttemptOutcomeEnum,
+        nullable: true,
+        description: "What its latest attempt came to.",
+        resolve: (health) => health.lastOutcome,
+      }),
+      attemptsLastDay: t.exposeInt("attemptsLastDay", { description: "Attempts finished in the last 24 hours." }),
+      successShareLastDay: t.exposeFloat("successShareLastDay", {
+        nullable: true,
+        description: "The share of those delivered, from 0 to 1; null when none was made.",
+      }),
+      failingSince: t.expose("failingSince", {
+        type: "DateTime",
+        nullable: true,
+        description: "Since when every attempt has failed; null while its latest attempt was delivered.",
+      }),
+    }),
+  });
+
+export const WebhookDelivery = builder.prismaObject("WebhookEvent", {
+  variant: "WebhookDelivery",
+  description: "One event's delivery to an endpoint (or a test event), with its attempts.",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "The delivery's id (a test event's token carries it as jti)." }),
+    type: t.field({
+      type: EventTypeEnum,
+      description: "The event's type.",
+      // Only endpoint deliveries are read as this type, and each has a type.
+      resolve: (delivery) => delivery.type!,
+    }),
+    eventId: t.exposeID("eventId", { nullable: true, description: "The event delivered (its token's jti); null for a test event." }),
+    url: t.exposeString("url", { description: "Where its latest attempt went." }),
+    state: t.field({ type: WebhookEventStateEnum, description: "Delivery state.", resolve: (delivery) => delivery.state }),
+    attemptCount: t.exposeInt("attempts", { description: "Attempts made so far." }),
+    nextAttemptAt: t.expose("nextAttemptAt", { type: "DateTime", description: "When a pending delivery is next attempted." }),
+    deliveredAt: t.expose("deliveredAt", { type: "DateTime", nullable: true, description: "When the endpoint accepted it." }),
+    lastError: t.exposeString("lastError", { nullable: true, description: "The latest failure." }),
+    attempts: t.relation("deliveryAttempts", { description: "Every attempt, first first.", query: { orderBy: { number: "asc" } } }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When the event happened." }),
+  }),
+});
+
+const WebhookEndpoint = builder.prismaObject("WebhookEndpoint", {
+  description:
+    "A merchant's webhook endpoint: each event of the types it subscribes to is POSTed to it as an ES256-signed token.",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "The endpoint's id." }),
+    url: t.exposeString("url", { description: "Where events are POSTed." }),
+    eventTypes: t.field({ type: [EventTypeEnum], description: "The types it receives.", resolve: (ep) => ep.eventTypes }),
+    description: t.exposeString("description", { nullable: true, description: "The merchant's note." }),
+    enabled: t.exposeBoolean("enabled", { description: "False: it is sent nothing; its waiting deliveries are HELD." }),
+    disabledReason: t.exposeString("disabledReason", { nullable: true, description: "Why it is disabled." }),
+    disabledAt: t.expose("disabledAt", { type: "DateTime", nullable: true, description: "When it was disabled." }),
+    health: t.field({
+      type: WebhookEndpointHealth,
+      description: "Its latest outcome, its last day's success share, and since when it has been failing.",
+      resolve: async (endpoint, _args, ctx) => endpointHealth(endpoint, (await ctx.domain()).now()),
+    }),
+    deliveries: t.relation("deliveries", {
+      description: "Its delivery log, newest first.",
+      args: {
+        states: t.arg({ type: [WebhookEventStateEnum], description: "Only deliveries in these states." }),
+        first: t.arg.int({ description: "At most this many (default 50, at most 200)." }),
+      },
+      query: (args) => ({
+        where: args.states ? { state: { in: args.states } } : {},
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: Math.min(Math.max(args.first ?? 50, 1), 200),
+      }),
+      type: WebhookDelivery,
+    }),
+    recoveredAt: t.expose("recoveredAt", { type: "DateTime", nullable: true, description: "When it was last recovered." }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was registered." }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime", description: "When it last changed." }),
+  }),
+});
+
+const WebhookTestResult = builder.objectRef<Awaited<ReturnType<typeof pingWebhookEndpoint>>>("WebhookTestResult").implement({
+  description: "A test event's delivery and its attempt.",
+  fields: (t) => ({
+    delivered: t.boolean({
+      description: "The endpoint answered 2xx in time.",
+      resolve: (result) => result.attempt?.outcome === "DELIVERED",
+    }),
+    outcome: t.field({
+      type: WebhookAttemptOutcomeEnum,
+      nullable: true,
+      description: "What the attempt came to; null when the worker had not made it in time (it is still sent).",
+      resolve: (result) => result.attempt?.outcome ?? null,
+    }),
+    statusCode: t.int({ nullable: true, description: "The endpoint's HTTP status.", resolve: (r) => r.attempt?.statusCode ?? null }),
+    durationMs: t.int({ nullable: true, description: "How long the attempt took.", resolve: (r) => r.attempt?.durationMs ?? null }),
+    error: t.string({ nullable: true, description: "Why it failed.", resolve: (r) => r.attempt?.error ?? null }),
+    delivery: t.field({ type: WebhookDelivery, description: "The test event's delivery.", resolve: (r) => r.delivery }),
+  }),
+});
+
+const WebhookRecovery = builder.objectRef<Recovery>("WebhookRecovery").implement({
+  description: "A recovery of an endpoint's deliveries.",
+  fields: (t) => ({
+    endpointId: t.exposeID("endpointId", { description: "The endpoint." }),
+    queued: t.exposeInt("queued", { description: "How many deliveries were queued to be sent again." }),
+  }),
+});
+
+const WebhookEndpointCreateInput = builder.inputType("WebhookEndpointCreateInput", {
+  fields: (t) => ({
+    url: t.string({ required: true, description: "An http or https URL, on a public address." }),
+    eventTypes: t.field({ type: [EventTypeEnum], required: true, description: "The types it receives (not PING)." }),
+    description: t.string({ description: "A note (at most 256 characters)." }),
+    enabled: t.boolean({ description: "False registers it disabled. Default true." }),
+  }),
+});
+
+const WebhookEndpointUpdateInput = builder.inputType("WebhookEndpointUpdateInput", {
+  fields: (t) => ({
+    id: t.id({ required: true, description: "The endpoint." }),
+    url: t.string({ description: "A new URL: later attempts, pending ones too, go there." }),
+    eventTypes: t.field({ type: [EventTypeEnum], description: "The types it receives from now on." }),
+    description: t.string({ description: "A new note; empty clears it." }),
+    enabled: t.boolean({ description: "False disables it (its waiting deliveries are held); true enables it again." }),
+  }),
+});
+
+const WebhookEndpointRecoverInput = builder.inputType("WebhookEndpointRecoverInput", {
+  fields: (t) => ({
+    id: t.id({ required: true, description: "The endpoint." }),
+    since: t.field({ type: "DateTime", required: true, description: "Deliveries of events since this time." }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  webhookEndpoints: t.prismaField({
+    type: ["WebhookEndpoint"],
+    description: "The merchant's webhook endpoints, oldest first.",
+    resolve: async (_query, _root, _args, ctx) => listWebhookEndpoints(await ctx.domain()),
+  }),
+  webhookEndpoint: t.prismaField({
+    type: "WebhookEndpoint",
+    description: "One of the merchant's webhook endpoints.",
+    args: { id: t.arg.id({ required: true, description: "The endpoint." }) },
+    resolve: async (_query, _root, args, ctx) => getWebhookEndpoint(await ctx.domain(), { endpointId: args.id }),
+  }),
+}));
+
+builder.mutationFields((t) => {
+  const idempotencyKey = t.arg.string({ description: "Retries with the same key get the first outcome back (24 hours)." });
+  return {
+    webhookEndpointCreate: t.field({
+      type: WebhookEndpoint,
+      description: "Register a webhook endpoint: every later event of its types is POSTed to it, signed.",
+      args: { input: t.arg({ type: WebhookEndpointCreateInput, required: true, description: "The endpoint." }), idempotencyKey },
+      errors: {},
+      resolve: async (root, args, ctx) =>
+        idempotentMutation({
+          operation: "webhookEndpointCreate",
+          schema: createEndpointInput,
+          run: (domain, input: typeof args.input) => createWebhookEndpoint(domain, input, ctx.webhooks),
+          reload: (domain, endpointId) => getWebhookEndpoint(domain, { endpointId }),
+        })(root, args, ctx),
+    }),
+    webhookEndpointUpdate: t.field({
+      type: WebhookEndpoint,
+      description: "Change an endpoint's URL, event types, note, or whether it is enabled.",
+      args: { input: t.arg({ type: WebhookEndpointUpdateInput, required: true, description: "What changes." }) },
+      errors: {},
+      resolve: async (_root, { input }, ctx) =>
+        updateWebhookEndpoint(await ctx.domain(), { ...input, endpointId: input.id }, ctx.webhooks),
+    }),
+    webhookEndpointDelete: t.field({
+      type: WebhookEndpoint,
+      description: "Delete an endpoint and its delivery log; its events stay listed.",
+      args: { id: t.arg.id({ required: true, description: "The endpoint." }) },
+      errors: {},
+      resolve: async (_root, args, ctx) => deleteWebhookEndpoint(await ctx.domain(), { endpointId: args.id }),
+    }),
+    webhookEndpointPing: t.field({
+      type: WebhookTestResult,
+      description: "Send a signed test event (`ping`) to an endpoint now, and answer with its attempt's outcome.",
+      args: { id: t.arg.id({ required: true, description: "The endpoint." }) },
+      errors: {},
+      resolve: async (_root, args, ctx) =>
+        pingWebhookEndpoint(await ctx.domain(), { endpointId: args.id }, ctx.webhooks.testEventWaitMs),
+    }),
+    webhookEndpointRecover: t.field({
+      type: WebhookRecovery,
+      description:
+        "Send again every delivery to an endpoint since a time that was not delivered (failed, exhausted or held). " +
+        "One per endpoint a minute.",
+      args: { input: t.arg({ type: WebhookEndpointRecoverInput, required: true, description: "What to recover." }), idempotencyKey },
+      errors: {},
+      resolve: async (_root, { input, idempotencyKey: key }, ctx) => {
+        const domain = await ctx.domain();
+        const recovery = { endpointId: input.id, since: input.since };
+        if (key === null || key === undefined) return recoverWebhookDeliveries(domain, recovery);
+        const answer = await runIdempotently({
+          actor: domain.actor,
+          key,
+          operation: "graphql:webhookEndpointRecover",
+          schema: recoverInput,
+          input: recovery,
+          run: (writeIdempotencyRecord) => recoverWebhookDeliveries({ ...domain, writeIdempotencyRecord }, recovery),
+          keep: (result) => result,
+          rebuild: (endpointId) => lastRecovery(domain, endpointId),
+        });
+        if (!answer.ok) throw answer.refusal;
+        return answer.replayed ? answer.kept : answer.result;
+      },
+    }),
+  };
+});

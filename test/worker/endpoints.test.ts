@@ -1,0 +1,241 @@
+import { decodeJwt } from "jose";
+import { describe, expect, it } from "vitest";
+import { db } from "../../src/db.js";
+import type { EventType } from "../../src/generated/prisma/enums.js";
+import { cancelRequest } from "../../src/domain/requests/cancel.js";
+import { expireOverdueRequests } from "../../src/domain/requests/expire.js";
+import { payRequest } from "../../src/domain/requests/pay.js";
+import { refundTransaction } from "../../src/domain/transactions/refund.js";
+import { createWebhookEndpoint, updateWebhookEndpoint } from "../../src/domain/webhooks/endpoints.js";
+import { pingWebhookEndpoint } from "../../src/domain/webhooks/ping.js";
+import { recoverWebhookDeliveries } from "../../src/domain/webhooks/recover.js";
+import { buildMerchant, buildRequest, payer, type TestMerchant } from "../factories.js";
+import { startReceiver, until, verifyNotifications, withWorker, workerConfig, type Received } from "./harness.js";
+
+const loopback = { allowPrivateNetworks: true };
+
+async function endpointFor(merchant: TestMerchant, url: string, eventTypes: EventType[]) {
+  return createWebhookEndpoint(merchant.ctx, { url, eventTypes }, loopback);
+}
+
+async function paid(merchant: TestMerchant, notifyUrl?: string) {
+  const { request } = await buildRequest({ merchant, amount: 1200, ...(notifyUrl ? { notifyUrl } : {}) });
+  const done = await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
+  return { request: done, purchase: done.purchase! };
+}
+
+/** The verified claims of what a receiver got, in arrival order. */
+async function claimsOf(received: Received[]) {
+  return (await verifyNotifications(received.map((r) => r.token))) as Record<string, unknown>[];
+}
+
+/** Every delivery of the merchant's events (and notifications) has reached a final state. */
+function allSettled(merchantId: string) {
+  return until(
+    () => db.webhookEvent.findMany({ where: { merchantId } }),
+    (rows) => rows.length > 0 && rows.every((row) => row.state !== "PENDING"),
+    20_000,
+    "every delivery of the merchant to be settled",
+  );
+}
+
+describe("webhook endpoints", () => {
+  it("deliver to each endpoint exactly the event types it subscribes to, and to notifyUrl what it always received", async () => {
+    const [expiredAndRefunds, paymentsAndCancels, notifyUrl] = await Promise.all([startReceiver(), startReceiver(), startReceiver()]);
+    const merchant = await buildMerchant();
+    const first = await endpointFor(merchant, expiredAndRefunds.url, ["REQUEST_EXPIRED", "REFUND_COMPLETED"]);
+    await endpointFor(merchant, paymentsAndCancels.url, ["PAYMENT_COMPLETED", "REQUEST_CANCELLED"]);
+
+    await withWorker(workerConfig(), async () => {
+      const { request, purchase } = await paid(merchant, notifyUrl.url);
+      const refund = await refundTransaction(merchant.ctx, { transactionId: purchase.id, amount: 500 });
+      const { request: cancelled } = await buildRequest({ merchant });
+      await cancelRequest(merchant.ctx, { requestId: cancelled.id });
+      const { request: expiring } = await buildRequest({ merchant, paymentExpirySeconds: 1 });
+      expect(await expireOverdueRequests(new Date(Date.now() + 2_000), { merchantId: merchant.merchantId })).toBe(1);
+      await allSettled(merchant.merchantId);
+
+      const events = await db.event.findMany({ where: { merchantId: merchant.merchantId } });
+      const idOf = (type: EventType) => events.find((event) => event.type === type)!.id;
+      expect(events.map((event) => event.type).sort()).toEqual([
+        "PAYMENT_COMPLETED",
+        "REFUND_COMPLETED",
+        "REQUEST_CANCELLED",
+        "REQUEST_EXPIRED",
+      ]);
+
+      const toFirst = await claimsOf(expiredAndRefunds.received);
+      expect(toFirst.map((c) => [c.type, c.jti]).sort()).toEqual(
+        [
+          ["refund.completed", idOf("REFUND_COMPLETED")],
+          ["request.expired", idOf("REQUEST_EXPIRED")],
+        ].sort(),
+      );
+      expect(toFirst.find((c) => c.type === "refund.completed")).toMatchObject({
+        transaction: { transactionId: refund.id, transactionType: "REFUND", amount: 500, request: { requestId: request.id } },
+      });
+      expect(toFirst.find((c) => c.type === "request.expired")).toMatchObject({
+        request: { requestId: expiring.id, merchantId: merchant.merchantId, status: "expired", denomination: { amount: 1000, asset: "NZD" } },
+      });
+
+      const toSecond = await claimsOf(paymentsAndCancels.received);
+      expect(toSecond.map((c) => c.type).sort()).toEqual(["payment.completed", "request.cancelled"]);
+      expect(toSecond.find((c) => c.type === "request.cancelled")).toMatchObject({
+        request: { requestId: cancelled.id, status: "cancelled" },
+      });
+
+      // notifyUrl: the purchase and the refund, in the notification format, with no event claims.
+      const legacy = await claimsOf(notifyUrl.received);
+      expect(legacy.map((c) => (c.transaction as { transactionType: string }).transactionType).sort()).toEqual([
+        "PURCHASE",
+        "REFUND",
+      ]);
+      for (const claims of legacy) expect(Object.keys(claims).sort()).toEqual(["iat", "iss", "jti", "transaction"]);
+      expect(first.eventTypes).toEqual(["REQUEST_EXPIRED", "REFUND_COMPLETED"]);
+    });
+    await Promise.all([expiredAndRefunds.close(), paymentsAndCancels.close(), notifyUrl.close()]);
+  });
+
+  it("announce an expiry once, even with two workers sweeping at once", async () => {
+    const receiver = await startReceiver();
+    const merchant = await buildMerchant();
+    await endpointFor(merchant, receiver.url, ["REQUEST_EXPIRED"]);
+    const requests = await Promise.all(
+      Array.from({ length: 30 }, async () => (await buildRequest({ merchant, paymentExpirySeconds: 1 })).request),
+    );
+    const sweeping = workerConfig({}, { expiry: { sweepIntervalMs: 100 } });
+    await withWorker(sweeping, () =>
+      withWorker(sweeping, async () => {
+        await until(
+          () => receiver.received.length,
+          (n) => n >= requests.length,
+          20_000,
+          "an expiry event for every request",
+        );
+        await allSettled(merchant.merchantId);
+      }),
+    );
+    const events = await db.event.findMany({ where: { merchantId: merchant.merchantId } });
+    expect(events.map((event) => event.requestId).sort()).toEqual(requests.map((request) => request.id).sort());
+    const jtis = receiver.received.map((r) => decodeJwt(r.token).jti);
+    expect(new Set(jtis).size).toBe(jtis.length);
+    expect(jtis.sort()).toEqual(events.map((event) => event.id).sort());
+    await receiver.close();
+  });
+
+  it("send a receiver that was down every missed event with one recovery, each once", async () => {
+    let down = false;
+    const receiver = await startReceiver(() => ({ status: down ? 503 : 200 }));
+    const merchant = await buildMerchant();
+    const endpoint = await endpointFor(merchant, receiver.url, ["PAYMENT_COMPLETED"]);
+    // Two attempts each, 30 ms apart: a missed event gives up quickly.
+    await withWorker(workerConfig({ retryDelaysMs: [30] }), async () => {
+      await paid(merchant);
+      await allSettled(merchant.merchantId);
+      const since = new Date();
+      down = true;
+      const missed = await Promise.all(Array.from({ length: 6 }, () => paid(merchant)));
+      const exhausted = await until(
+        () => db.webhookEvent.findMany({ where: { endpointId: endpoint.id, createdAt: { gte: since } } }),
+        (rows) => rows.length === missed.length && rows.every((row) => row.state === "EXHAUSTED"),
+        20_000,
+        "the missed events to be exhausted",
+      );
+      const failedCalls = receiver.received.length;
+      down = false;
+
+      const recovery = await recoverWebhookDeliveries(merchant.ctx, { endpointId: endpoint.id, since });
+      expect(recovery).toEqual({ endpointId: endpoint.id, queued: missed.length });
+      const after = await until(
+        () => receiver.received.slice(failedCalls),
+        (calls) => calls.length >= missed.length,
+        20_000,
+        "the recovered events",
+      );
+      await allSettled(merchant.merchantId);
+      const recovered = receiver.received.slice(failedCalls).map((r) => decodeJwt(r.token).jti);
+      expect(recovered.sort()).toEqual(exhausted.map((row) => row.eventId).sort());
+      expect(after).toHaveLength(missed.length);
+
+      // Another recovery within the minute is refused, and would queue nothing anyway.
+      await expect(recoverWebhookDeliveries(merchant.ctx, { endpointId: endpoint.id, since })).rejects.toMatchObject({
+        code: "RATE_LIMIT_EXCEEDED",
+      });
+    });
+    await receiver.close();
+  });
+
+  it("send a signed test event now and answer with its outcome", async () => {
+    let status = 200;
+    const receiver = await startReceiver(() => ({ status }));
+    const merchant = await buildMerchant();
+    const endpoint = await endpointFor(merchant, receiver.url, ["PAYMENT_COMPLETED"]);
+    await withWorker(workerConfig(), async () => {
+      const ok = await pingWebhookEndpoint(merchant.ctx, { endpointId: endpoint.id }, 10_000);
+      expect(ok.attempt).toMatchObject({ outcome: "DELIVERED", statusCode: 200 });
+      const [claims] = await claimsOf(receiver.received);
+      expect(claims).toMatchObject({ type: "ping", jti: ok.delivery.id, endpoint: { endpointId: endpoint.id } });
+
+      status = 500;
+      const failed = await pingWebhookEndpoint(merchant.ctx, { endpointId: endpoint.id }, 10_000);
+      expect(failed.attempt).toMatchObject({ outcome: "FAILED", statusCode: 500 });
+      // A test event is tried once: it is an answer, not a delivery to retry.
+      await until(
+        () => db.webhookEvent.findUniqueOrThrow({ where: { id: failed.delivery.id } }),
+        (row) => row.state === "EXHAUSTED",
+      );
+      expect(await db.event.count({ where: { merchantId: merchant.merchantId } })).toBe(0);
+    });
+    await receiver.close();
+  });
+
+  it("disable an endpoint that fails every attempt for longer than its limit, and send it nothing until enabled", async () => {
+    let status = 500;
+    const receiver = await startReceiver(() => ({ status }));
+    const merchant = await buildMerchant();
+    const endpoint = await endpointFor(merchant, receiver.url, ["PAYMENT_COMPLETED"]);
+    const failing = workerConfig({ retryDelaysMs: Array(20).fill(100), endpointDisableAfterMs: 500 });
+    await withWorker(failing, async () => {
+      const since = new Date();
+      await paid(merchant);
+      const disabled = await until(
+        () => db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } }),
+        (row) => !row.enabled,
+        20_000,
+        "the endpoint to be disabled",
+      );
+      expect(disabled.disabledReason).toMatch(/^every attempt failed since \d{4}-\d\d-\d\dT/);
+      expect(disabled.failingSince!.getTime()).toBeLessThanOrEqual(disabled.disabledAt!.getTime() - 500);
+      expect(disabled.lastOutcome).toBe("FAILED");
+      const held = await until(
+        () => db.webhookEvent.findMany({ where: { endpointId: endpoint.id } }),
+        (rows) => rows.every((row) => row.state === "HELD"),
+      );
+      expect(held).toHaveLength(1);
+
+      // While disabled, new events are held for it, not sent.
+      const calls = receiver.received.length;
+      await paid(merchant);
+      expect((await db.webhookEvent.findMany({ where: { endpointId: endpoint.id } })).map((row) => row.state)).toEqual([
+        "HELD",
+        "HELD",
+      ]);
+      await expect(recoverWebhookDeliveries(merchant.ctx, { endpointId: endpoint.id, since })).rejects.toMatchObject({
+        code: "WEBHOOK_ENDPOINT_DISABLED",
+      });
+
+      status = 200;
+      const enabled = await updateWebhookEndpoint(merchant.ctx, { endpointId: endpoint.id, enabled: true }, loopback);
+      expect(enabled).toMatchObject({ enabled: true, disabledReason: null, disabledAt: null, failingSince: null });
+      expect(receiver.received.length).toBe(calls);
+      expect(await recoverWebhookDeliveries(merchant.ctx, { endpointId: endpoint.id, since })).toMatchObject({ queued: 2 });
+      await until(
+        () => db.webhookEvent.findMany({ where: { endpointId: endpoint.id } }),
+        (rows) => rows.every((row) => row.state === "DELIVERED"),
+      );
+      const after = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+      expect(after).toMatchObject({ enabled: true, failingSince: null, lastOutcome: "DELIVERED" });
+    });
+    await receiver.close();
+  });
+});
