@@ -1,0 +1,178 @@
+import { describe, expect, it } from "vitest";
+import { db } from "../../src/db.js";
+import { ENDPOINTS_PER_MERCHANT } from "../../src/domain/webhooks/endpoints.js";
+import { buildMerchant, buildPayerKey } from "../factories.js";
+import type { GraphQLAnswer } from "../fixtures.js";
+import { graphqlPost } from "../fixtures.js";
+import { createTestApp } from "../test-app.js";
+
+/** An API whose endpoints may be on loopback (WEBHOOK_ALLOW_PRIVATE_NETWORKS=true), as in development. */
+const loopbackApp = createTestApp({ webhooks: { allowPrivateNetworks: true, testEventWaitMs: 100 } });
+
+async function call(apiKey: string, query: string, variables: object = {}) {
+  const response = await loopbackApp.fetch(
+    new Request("http://test/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": apiKey },
+      body: JSON.stringify({ query, variables }),
+    }),
+  );
+  return { status: response.status, body: (await response.json()) as GraphQLAnswer };
+}
+
+const ENDPOINT = "id url eventTypes description enabled disabledReason disabledAt";
+const RESULT = (fields: string) => `__typename ... on Error { code message } ${fields}`;
+
+const CREATE = `mutation ($input: WebhookEndpointCreateInput!, $key: String) {
+  webhookEndpointCreate(input: $input, idempotencyKey: $key) { ${RESULT(`... on WebhookEndpoint { ${ENDPOINT} }`)} } }`;
+const UPDATE = `mutation ($input: WebhookEndpointUpdateInput!) {
+  webhookEndpointUpdate(input: $input) { ${RESULT(`... on WebhookEndpoint { ${ENDPOINT} }`)} } }`;
+const DELETE = `mutation ($id: ID!) { webhookEndpointDelete(id: $id) { ${RESULT("... on WebhookEndpoint { id }")} } }`;
+const PING = `mutation ($id: ID!) { webhookEndpointPing(id: $id) { ${RESULT("... on WebhookTestResult { delivered outcome delivery { id type state } }")} } }`;
+const RECOVER = `mutation ($input: WebhookEndpointRecoverInput!, $key: String) {
+  webhookEndpointRecover(input: $input, idempotencyKey: $key) { ${RESULT("... on WebhookRecovery { endpointId queued }")} } }`;
+const LIST = `{ webhookEndpoints { ${ENDPOINT} health { lastOutcome attemptsLastDay successShareLastDay failingSince } deliveries { id } } }`;
+const ONE = `query ($id: ID!) { webhookEndpoint(id: $id) { ${ENDPOINT} } }`;
+
+const hook = (n: number | string = 1) => `http://127.0.0.1:9/hooks/${n}`;
+
+async function created(apiKey: string, input: object = {}) {
+  const answer = await call(apiKey, CREATE, { input: { url: hook(), eventTypes: ["PAYMENT_COMPLETED"], ...input } });
+  return answer.body.data!.webhookEndpointCreate as Record<string, any>;
+}
+
+const endpointsOf = (merchantId: string) => db.webhookEndpoint.findMany({ where: { merchantId } });
+
+describe("webhook endpoints in GraphQL", () => {
+  it("register, list, change, disable, enable and delete an endpoint", async () => {
+    const { apiKey, merchantId } = await buildMerchant();
+    const endpoint = await created(apiKey, {
+      eventTypes: ["REQUEST_EXPIRED", "REFUND_COMPLETED", "REQUEST_EXPIRED"],
+      description: "  ledger sync  ",
+    });
+    expect(endpoint).toMatchObject({
+      __typename: "WebhookEndpoint",
+      url: hook(),
+      eventTypes: ["REQUEST_EXPIRED", "REFUND_COMPLETED"],
+      description: "ledger sync",
+      enabled: true,
+      disabledReason: null,
+    });
+
+    const listed = (await call(apiKey, LIST)).body.data!.webhookEndpoints;
+    expect(listed).toEqual([
+      expect.objectContaining({
+        id: endpoint.id,
+        health: { lastOutcome: null, attemptsLastDay: 0, successShareLastDay: null, failingSince: null },
+        deliveries: [],
+      }),
+    ]);
+
+    const changed = await call(apiKey, UPDATE, { input: { id: endpoint.id, url: hook(2), eventTypes: ["PAYMENT_COMPLETED"] } });
+    expect(changed.body.data!.webhookEndpointUpdate).toMatchObject({ url: hook(2), eventTypes: ["PAYMENT_COMPLETED"] });
+
+    const disabled = await call(apiKey, UPDATE, { input: { id: endpoint.id, enabled: false } });
+    expect(disabled.body.data!.webhookEndpointUpdate).toMatchObject({ enabled: false, disabledReason: "disabled by its merchant" });
+    expect(disabled.body.data!.webhookEndpointUpdate.disabledAt).toEqual(expect.any(String));
+    const enabled = await call(apiKey, UPDATE, { input: { id: endpoint.id, enabled: true, description: "" } });
+    expect(enabled.body.data!.webhookEndpointUpdate).toMatchObject({
+      enabled: true,
+      disabledReason: null,
+      disabledAt: null,
+      description: null,
+    });
+
+    expect((await call(apiKey, DELETE, { id: endpoint.id })).body.data!.webhookEndpointDelete).toMatchObject({ id: endpoint.id });
+    expect(await endpointsOf(merchantId)).toEqual([]);
+    expect((await call(apiKey, DELETE, { id: endpoint.id })).body.data!.webhookEndpointDelete).toMatchObject({
+      code: "WEBHOOK_ENDPOINT_NOT_FOUND",
+    });
+  });
+
+  it("refuse a bad URL, a private address, a bad event type or note, and change nothing", async () => {
+    const { apiKey, merchantId } = await buildMerchant();
+    const refusals: [object, string][] = [
+      [{ url: "ftp://127.0.0.1/x" }, "INVALID_ENDPOINT_URL"],
+      [{ url: "not a url" }, "INVALID_ENDPOINT_URL"],
+      [{ url: "   " }, "INVALID_ENDPOINT_URL"],
+      [{ url: `http://127.0.0.1/${"x".repeat(2048)}` }, "INVALID_ENDPOINT_URL"],
+      [{ url: "http://127.0.0.1/\u0000" }, "INVALID_ENDPOINT_URL"],
+      [{ eventTypes: [] }, "INVALID_EVENT_TYPE"],
+      [{ eventTypes: ["PING"] }, "INVALID_EVENT_TYPE"],
+      [{ description: "x".repeat(257) }, "INVALID_DESCRIPTION"],
+    ];
+    for (const [input, code] of refusals) {
+      const answer = await call(apiKey, CREATE, { input: { url: hook(), eventTypes: ["PAYMENT_COMPLETED"], ...input } });
+      expect(answer.body.data?.webhookEndpointCreate, JSON.stringify(input)).toMatchObject({ code });
+    }
+    // Without WEBHOOK_ALLOW_PRIVATE_NETWORKS (the default), as for a notifyUrl.
+    for (const url of ["http://127.0.0.1:8080/h", "http://localhost/h", "http://10.1.2.3/h", "http://[::1]/h", "http://[::ffff:192.168.0.1]/h", "http://169.254.169.254/latest"]) {
+      const answer = await graphqlPost(apiKey, CREATE, { input: { url, eventTypes: ["PAYMENT_COMPLETED"] } });
+      expect(answer.body.data?.webhookEndpointCreate, url).toMatchObject({ code: "INVALID_ENDPOINT_URL" });
+    }
+    const endpoint = await created(apiKey);
+    const bad = await call(apiKey, UPDATE, { input: { id: endpoint.id, url: "mailto:x@y", eventTypes: ["REQUEST_EXPIRED"] } });
+    expect(bad.body.data!.webhookEndpointUpdate).toMatchObject({ code: "INVALID_ENDPOINT_URL" });
+    expect(await endpointsOf(merchantId)).toMatchObject([{ url: hook(), eventTypes: ["PAYMENT_COMPLETED"] }]);
+  });
+
+  it(`allow ${ENDPOINTS_PER_MERCHANT} endpoints a merchant, even when they are registered at once`, async () => {
+    const { apiKey, merchantId } = await buildMerchant();
+    const answers = await Promise.all(
+      Array.from({ length: ENDPOINTS_PER_MERCHANT + 4 }, (_, n) => created(apiKey, { url: hook(n) })),
+    );
+    expect(answers.filter((a) => a.__typename === "WebhookEndpoint")).toHaveLength(ENDPOINTS_PER_MERCHANT);
+    expect(answers.filter((a) => a.code === "WEBHOOK_ENDPOINT_LIMIT_REACHED")).toHaveLength(4);
+    expect(await endpointsOf(merchantId)).toHaveLength(ENDPOINTS_PER_MERCHANT);
+  });
+
+  it("never let one merchant see or touch another's endpoints, nor a payer key any", async () => {
+    const [a, b] = await Promise.all([buildMerchant(), buildMerchant()]);
+    const endpoint = await created(a.apiKey);
+    const id = endpoint.id as string;
+
+    expect((await call(b.apiKey, LIST)).body.data!.webhookEndpoints).toEqual([]);
+    expect((await call(b.apiKey, ONE, { id })).body.errors![0]!.extensions!.code).toBe("WEBHOOK_ENDPOINT_NOT_FOUND");
+    const touches = [
+      [UPDATE, { input: { id, enabled: false, url: hook(9) } }, "webhookEndpointUpdate"],
+      [DELETE, { id }, "webhookEndpointDelete"],
+      [PING, { id }, "webhookEndpointPing"],
+      [RECOVER, { input: { id, since: new Date(0).toISOString() } }, "webhookEndpointRecover"],
+    ] as const;
+    for (const [document, variables, field] of touches) {
+      expect((await call(b.apiKey, document, variables)).body.data![field], field).toMatchObject({
+        code: "WEBHOOK_ENDPOINT_NOT_FOUND",
+      });
+    }
+    const payerKey = await buildPayerKey();
+    expect((await call(payerKey, LIST)).body.errors![0]!.extensions!.code).toBe("FORBIDDEN");
+    for (const [document, variables, field] of touches)
+      expect((await call(payerKey, document, variables)).body.data![field], field).toMatchObject({ code: "FORBIDDEN" });
+    expect((await call(payerKey, CREATE, { input: { url: hook(), eventTypes: ["PAYMENT_COMPLETED"] } })).body.data!.webhookEndpointCreate).toMatchObject({ code: "FORBIDDEN" });
+
+    expect(await endpointsOf(a.merchantId)).toMatchObject([{ id, url: hook(), enabled: true }]);
+    expect(await db.webhookEvent.count({ where: { endpointId: id } })).toBe(0);
+  });
+
+  it("answer a test event the worker has not made in time as not yet attempted, and still send it", async () => {
+    const { apiKey } = await buildMerchant();
+    const endpoint = await created(apiKey);
+    const answer = (await call(apiKey, PING, { id: endpoint.id })).body.data!.webhookEndpointPing;
+    expect(answer).toMatchObject({ delivered: false, outcome: null, delivery: { type: "PING", state: "PENDING" } });
+  });
+
+  it("answer a recovery retried under the same key with its first count, and refuse another within the minute", async () => {
+    const { apiKey } = await buildMerchant();
+    const endpoint = await created(apiKey);
+    const input = { id: endpoint.id, since: new Date(Date.now() - 3_600_000).toISOString() };
+    const first = (await call(apiKey, RECOVER, { input, key: "recover-1" })).body.data!.webhookEndpointRecover;
+    expect(first).toEqual({ __typename: "WebhookRecovery", endpointId: endpoint.id, queued: 0 });
+    const retried = (await call(apiKey, RECOVER, { input, key: "recover-1" })).body.data!.webhookEndpointRecover;
+    expect(retried).toEqual(first);
+    const other = (await call(apiKey, RECOVER, { input, key: "recover-2" })).body.data!.webhookEndpointRecover;
+    expect(other).toMatchObject({ __typename: "RateLimitedError", code: "RATE_LIMIT_EXCEEDED" });
+    const otherInput = (await call(apiKey, RECOVER, { input: { ...input, since: new Date(0).toISOString() }, key: "recover-1" }))
+      .body.data!.webhookEndpointRecover;
+    expect(otherInput).toMatchObject({ code: "IDEMPOTENCY_KEY_REUSED" });
+  });
+});
