@@ -53,6 +53,7 @@ describe("legacy HTTP", () => {
     expect(status).toBe(200);
     expect(json.openapi).toBe("3.1.0");
     expect(Object.keys(json.paths as object).sort()).toEqual([
+      "/api/events.list",
       "/api/merchants.configurations.info",
       "/api/requests.cancel",
       "/api/requests.create",

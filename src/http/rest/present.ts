@@ -84,6 +84,26 @@ export type LegacyMerchantConfiguration = z.infer<typeof legacyMerchantConfigura
 
 export const legacyTransaction = notificationTransaction;
 
+/** The object of a request.cancelled or request.expired event: the request as a merchant key reads it, without its payment options and addresses. */
+const eventRequest = legacyPaymentRequest
+  .omit({ payments: true, paidBy: true, qrCode: true, notifyUrl: true, redirectUrl: true })
+  .extend({ status: z.enum(["cancelled", "expired"]) });
+
+/** events.list's answer (domain/events/present.ts makes each event). */
+export const legacyEventPage = z.object({
+  events: z.array(
+    z.object({
+      eventId: z.string().describe("Also the jti of the event's endpoint tokens."),
+      type: z.enum(["payment.completed", "refund.completed", "request.cancelled", "request.expired"]),
+      createdAt: timestamp,
+      requestId: z.string(),
+      transaction: notificationTransaction.optional().describe("payment.completed and refund.completed."),
+      request: eventRequest.optional().describe("request.cancelled and request.expired."),
+    }),
+  ),
+  nextCursor: z.string().nullable().describe("Pass as `after` for the next page; null on the last page."),
+});
+
 /** Keeps a key only when its value is present: legacy JSON has no nulls. */
 function optional<K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } {
   return (value === null || value === undefined ? {} : { [key]: value }) as { [P in K]?: V };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { DomainContext } from "../../domain/context.js";
 import { ValidationError } from "../../domain/errors.js";
+import { listEventsParams, listEventsWithParams } from "../../domain/events/list-params.js";
 import { getMerchantConfiguration } from "../../domain/merchants/configurations-info.js";
 import { configurationInfoInput, type ConfigurationInfoInput } from "../../domain/merchants/schemas.js";
 import { cancelRequest } from "../../domain/requests/cancel.js";
@@ -22,6 +23,7 @@ import { refundTransactionInput, type RefundTransactionInput } from "../../domai
 import type { Links } from "../../transport/links.js";
 import type { Params } from "./params.js";
 import {
+  legacyEventPage,
   legacyMerchantConfiguration,
   legacyPaymentRequest,
   legacyTransaction,
@@ -110,5 +112,11 @@ export const routes: Record<string, Route> = {
     params: refundTransactionInput,
     response: legacyTransaction,
     handle: async (ctx, params) => presentRefund(await refundTransaction(ctx, params as RefundTransactionInput)),
+  },
+  "events.list": {
+    summary: "List the merchant's events (payments, refunds, cancellations, expiries), newest first, a page at a time.",
+    params: listEventsParams,
+    response: legacyEventPage,
+    handle: listEventsWithParams,
   },
 };
