@@ -7,6 +7,7 @@ import { expireOverdueRequests } from "../../src/domain/requests/expire.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { refundTransaction } from "../../src/domain/transactions/refund.js";
 import { createWebhookEndpoint, updateWebhookEndpoint } from "../../src/domain/webhooks/endpoints.js";
+import { endpointHealth } from "../../src/domain/webhooks/endpoint-health.js";
 import { pingWebhookEndpoint } from "../../src/domain/webhooks/ping.js";
 import { recoverWebhookDeliveries } from "../../src/domain/webhooks/recover.js";
 import { buildMerchant, buildRequest, payer, type TestMerchant } from "../factories.js";
@@ -157,6 +158,10 @@ describe("webhook endpoints", () => {
       expect(recovered.sort()).toEqual(exhausted.map((row) => row.eventId).sort());
       expect(after).toHaveLength(missed.length);
 
+      // Its health counts every attempt of the last day: 1 delivered, 6 × 2 failed, 6 delivered on recovery.
+      const health = await endpointHealth(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } }), new Date());
+      expect(health).toMatchObject({ attemptsLastDay: 19, successShareLastDay: 7 / 19, lastOutcome: "DELIVERED", failingSince: null });
+
       // Another recovery within the minute is refused, and would queue nothing anyway.
       await expect(recoverWebhookDeliveries(merchant.ctx, { endpointId: endpoint.id, since })).rejects.toMatchObject({
         code: "RATE_LIMIT_EXCEEDED",
@@ -207,6 +212,11 @@ describe("webhook endpoints", () => {
       expect(disabled.disabledReason).toMatch(/^every attempt failed since \d{4}-\d\d-\d\dT/);
       expect(disabled.failingSince!.getTime()).toBeLessThanOrEqual(disabled.disabledAt!.getTime() - 500);
       expect(disabled.lastOutcome).toBe("FAILED");
+      expect(await endpointHealth(disabled, new Date())).toMatchObject({
+        successShareLastDay: 0,
+        failingSince: disabled.failingSince,
+        lastOutcome: "FAILED",
+      });
       const held = await until(
         () => db.webhookEvent.findMany({ where: { endpointId: endpoint.id } }),
         (rows) => rows.every((row) => row.state === "HELD"),

@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { pool, toUtcText as utc } from "../../src/db.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { sweepExpiredData } from "../../src/domain/retention/sweeps.js";
-import { buildRequest, payer } from "../factories.js";
+import { createWebhookEndpoint } from "../../src/domain/webhooks/endpoints.js";
+import { buildMerchant, buildRequest, payer } from "../factories.js";
 import { until, withWorker, workerConfig } from "./harness.js";
 
 const DAY = 86_400_000;
@@ -100,6 +101,39 @@ describe("retention sweeps", () => {
       event: 0,
       activity: 0,
     });
+  });
+
+  it("delete endpoint deliveries as notifications, and events once past WEBHOOK_RETENTION with no delivery left", async () => {
+    const merchant = await buildMerchant();
+    const endpoint = await createWebhookEndpoint(
+      merchant.ctx,
+      { url: "http://127.0.0.1:9/hook", eventTypes: ["PAYMENT_COMPLETED"] },
+      { allowPrivateNetworks: true },
+    );
+    /** A payment's event, made `eventDaysAgo` days ago, and its delivery to the endpoint, last changed as given. */
+    async function delivered(eventDaysAgo: number, state: "PENDING" | "DELIVERED" | "HELD", lastChangedDaysAgo: number) {
+      const { request } = await buildRequest({ merchant });
+      await payRequest(payer, { requestId: request.id, ledger: "test.uplink", authorization: "ok" });
+      const { rows } = await pool.query<{ event: string; delivery: string }>(
+        `WITH ev AS (UPDATE event SET created_at = $2 WHERE request_id = $1 RETURNING id)
+         UPDATE webhook_event d SET state = $3, updated_at = $4, created_at = $2 FROM ev WHERE d.event_id = ev.id
+         RETURNING ev.id::text AS event, d.id::text AS delivery`,
+        [request.id, daysAgo(eventDaysAgo), state, daysAgo(lastChangedDaysAgo)],
+      );
+      return rows[0]!;
+    }
+    const gone = [await delivered(100, "DELIVERED", 91), await delivered(100, "HELD", 95)];
+    const pending = await delivered(400, "PENDING", 400);
+    const recent = await delivered(10, "DELIVERED", 10);
+
+    const counts = await sweepExpiredData(NOW, { webhookRetentionMs: 90 * DAY, activityRetentionMs: null, batchSize: 2 });
+
+    const all = [...gone, pending, recent];
+    expect(await remaining("webhook_event", all.map((d) => d.delivery))).toEqual([pending.delivery, recent.delivery].sort());
+    expect(await remaining("event", all.map((d) => d.event))).toEqual([pending.event, recent.event].sort());
+    expect(counts.webhook_event).toBeGreaterThanOrEqual(2);
+    expect(counts.event).toBeGreaterThanOrEqual(2);
+    expect(await remaining("webhook_endpoint", [endpoint.id])).toEqual([endpoint.id]);
   });
 
   it("delete activity older than ACTIVITY_RETENTION when it is set", async () => {
