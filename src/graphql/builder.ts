@@ -28,6 +28,8 @@ export const builder = new SchemaBuilder<{
     /** paymentExpirySeconds on input; validated by the domain (INVALID_PAYMENT_EXPIRY_SECONDS). */
     ExpirySeconds: { Input: number | string; Output: number };
     DateTime: { Input: Date; Output: Date };
+    /** A JSON value an answer carries as it is (an event's object). */
+    JSON: { Input: never; Output: unknown };
   };
   DefaultFieldNullability: false;
   /** Which key kind is calling; types whose fields only merchants may read say so (graphql/visibility.ts). */

@@ -57,11 +57,15 @@ const READ_WITH_PARENT = new Set([
 /** Scalar fields that read on their own when their parent was not loaded with them. */
 const SCALARS_READ_ON_THEIR_OWN = new Set(["Transaction.refundableAmount"]);
 
-/** A Relay connection (`edges`, `pageInfo`) or edge (`node`, `cursor`): read with its page. */
+/**
+ * A Relay connection (`edges`, `pageInfo`) or edge (`node`, `cursor`), or a keyset page (its items
+ * beside `nextCursor`, as `events` answers): read with its page.
+ */
 const isPageWrapper = (type: GraphQLNamedType) =>
   isObjectType(type) &&
   (("edges" in type.getFields() && "pageInfo" in type.getFields()) ||
-    ("node" in type.getFields() && "cursor" in type.getFields()));
+    ("node" in type.getFields() && "cursor" in type.getFields()) ||
+    "nextCursor" in type.getFields());
 
 /**
  * Whether a field below the root reads the database on its own, once per object it is read for

@@ -1,4 +1,5 @@
 import { GraphQLError, Kind } from "graphql";
+import { isoInstant } from "../domain/instants.js";
 import { builder } from "./builder.js";
 
 /** A JSON number or string, as given; any other JSON type is not a value of the scalar. */
@@ -49,24 +50,11 @@ builder.scalarType("DateTime", {
   },
 });
 
-const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
-
-/**
- * An ISO 8601 date (midnight UTC) or date and time with its offset, as an instant; null for any
- * other text, and for a date that is not in the calendar (`2026-02-30`, `T24:00`), which Date would
- * roll over into the next day or month. Years 1 to 9999: what ISO 8601 writes without an expanded
- * year, and what the database stores.
- */
-function isoInstant(text: string): Date | null {
-  const parts = ISO_8601.exec(text);
-  if (!parts) return null;
-  const [year, month, day, hour = 0, minute = 0, second = 0] = parts.slice(1, 7).map((part) => Number(part ?? 0));
-  const offset = parts[7];
-  if (year! < 1 || hour > 23 || minute > 59 || second > 59) return null;
-  if (offset && offset !== "Z" && (Number(offset.slice(1, 3)) > 23 || Number(offset.slice(4)) > 59)) return null;
-  const calendar = new Date(Date.UTC(year!, month! - 1, day));
-  calendar.setUTCFullYear(year!);
-  if (calendar.getUTCMonth() !== month! - 1 || calendar.getUTCDate() !== day!) return null;
-  const date = new Date(text);
-  return Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999 ? null : date;
-}
+builder.scalarType("JSON", {
+  description: "A JSON value, answered as it is: an object whose shape its field's description gives.",
+  serialize: (value) => value,
+  // Answers only: no argument or input field takes a JSON value.
+  parseValue: () => {
+    throw new GraphQLError("JSON is not taken as input", { extensions: { code: "BAD_REQUEST", http: { status: 400 } } });
+  },
+});
