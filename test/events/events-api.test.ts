@@ -4,7 +4,6 @@ import { pool } from "../../src/db.js";
 import { cancelRequest } from "../../src/domain/requests/cancel.js";
 import { expireOverdueRequests } from "../../src/domain/requests/expire.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
-import { refundTransaction } from "../../src/domain/transactions/refund.js";
 import { graphqlPost, rest } from "../fixtures.js";
 import { buildMerchant, buildPayerKey, buildRequest, payer, type TestMerchant } from "../factories.js";
 
