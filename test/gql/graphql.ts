@@ -32,6 +32,10 @@ export type ErrorCode =
   | 'INVALID_CLIENT_ID'
   /** description is too long */
   | 'INVALID_DESCRIPTION'
+  /** url is not an http or https URL, or names a loopback, private, link-local or multicast address (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS) */
+  | 'INVALID_ENDPOINT_URL'
+  /** an event type is not one of payment.completed, refund.completed, request.cancelled, request.expired */
+  | 'INVALID_EVENT_TYPE'
   /** ledger is missing or malformed, or no such ledger exists */
   | 'INVALID_LEDGER'
   /** merchantId is missing or malformed */
@@ -76,6 +80,12 @@ export type ErrorCode =
   | 'REQUEST_PAID'
   /** no such transaction is visible to this key */
   | 'TRANSACTION_NOT_FOUND'
+  /** the endpoint is disabled: enable it before recovering its deliveries */
+  | 'WEBHOOK_ENDPOINT_DISABLED'
+  /** the merchant has as many webhook endpoints as it may (16) */
+  | 'WEBHOOK_ENDPOINT_LIMIT_REACHED'
+  /** no such webhook endpoint is visible to this key */
+  | 'WEBHOOK_ENDPOINT_NOT_FOUND'
   /** no such webhook event is visible to this key */
   | 'WEBHOOK_EVENT_NOT_FOUND';
 
@@ -190,6 +200,8 @@ export type WebhookEventState =
   | 'DELIVERED'
   /** Every allowed attempt failed. */
   | 'EXHAUSTED'
+  /** Not sent: its endpoint was disabled. A recovery sends it. */
+  | 'HELD'
   /** Waiting for its next attempt. */
   | 'PENDING'
   /** Not sent: the destination is not allowed (a private address). */
