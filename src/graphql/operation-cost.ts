@@ -41,6 +41,7 @@ export const UNSIZED_LIST = 10;
 /** Default and most items of lists that take `first`/`last`: Pothos connections (20, 100), and these. */
 const PAGE_SIZES: Record<string, { default: number; max: number }> = {
   "Query.webhookEvents": { default: 50, max: 200 },
+  "WebhookEndpoint.deliveries": { default: 50, max: 200 },
 };
 const CONNECTION_PAGE = { default: 20, max: 100 };
 

@@ -154,6 +154,18 @@ describe("webhook endpoints in GraphQL", () => {
     expect(await db.webhookEvent.count({ where: { endpointId: id } })).toBe(0);
   });
 
+  it("price an endpoint's delivery log by the page it asks for", async () => {
+    const { apiKey } = await buildMerchant();
+    const log = (first: number) =>
+      `{ ${Array.from({ length: 5 }, (_, i) => `a${i}: webhookEndpoints { deliveries(first: ${first}) { attempts { number } } }`).join(" ")} }`;
+    const refused = await call(apiKey, log(200));
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors![0]!.message).toMatch(/^Query Cost limit of \d+ exceeded/);
+    const small = await call(apiKey, log(5));
+    expect(small.status).toBe(200);
+    expect(small.body.data!.a0).toEqual([]);
+  });
+
   it("answer a test event the worker has not made in time as not yet attempted, and still send it", async () => {
     const { apiKey } = await buildMerchant();
     const endpoint = await created(apiKey);
