@@ -127,6 +127,7 @@ const WebhookRecovery = builder.objectRef<Recovery>("WebhookRecovery").implement
 });
 
 const WebhookEndpointCreateInput = builder.inputType("WebhookEndpointCreateInput", {
+  description: "A webhook endpoint to register.",
   fields: (t) => ({
     url: t.string({ required: true, description: "An http or https URL, on a public address." }),
     eventTypes: t.field({ type: [EventTypeEnum], required: true, description: "The types it receives (not PING)." }),
@@ -136,6 +137,7 @@ const WebhookEndpointCreateInput = builder.inputType("WebhookEndpointCreateInput
 });
 
 const WebhookEndpointUpdateInput = builder.inputType("WebhookEndpointUpdateInput", {
+  description: "What changes of an endpoint; fields not given stay.",
   fields: (t) => ({
     id: t.id({ required: true, description: "The endpoint." }),
     url: t.string({ description: "A new URL: later attempts, pending ones too, go there." }),
@@ -146,6 +148,7 @@ const WebhookEndpointUpdateInput = builder.inputType("WebhookEndpointUpdateInput
 });
 
 const WebhookEndpointRecoverInput = builder.inputType("WebhookEndpointRecoverInput", {
+  description: "Which endpoint's deliveries to send again, since when.",
   fields: (t) => ({
     id: t.id({ required: true, description: "The endpoint." }),
     since: t.field({ type: "DateTime", required: true, description: "Deliveries of events since this time." }),
