@@ -26,7 +26,7 @@ const [
   { closeKeyRevocations, openKeyRevocations },
   { redisTopology },
   { createClient },
-  { isDomainError },
+  { isDomainError, RateLimitedError },
   { createApiKey },
   { revokeApiKey },
   { createMerchant },
@@ -35,6 +35,8 @@ const [
   { createWallet },
   { cliEnv, parseEnv },
   { stderrLogger },
+  { runEndpointCommand },
+  { webhookCallSettings },
 ] = await Promise.all([
   import("../db.js"),
   import("../key-revocations.js"),
@@ -49,6 +51,8 @@ const [
   import("../domain/wallets/create.js"),
   import("../env.js"),
   import("../logger.js"),
+  import("./endpoint-commands.js"),
+  import("../domain/webhooks/call-settings.js"),
 ]);
 const env = parseEnv(cliEnv);
 
@@ -87,27 +91,48 @@ async function run(command: Command): Promise<Record<string, unknown>> {
         throw new UsageError("The worker signs with WEBHOOK_SIGNING_KEY; rotate by deploying a new key there.");
       return rotateSigningKey(env.WEBHOOK_SIGNING_KEY_DIR, env.WEBHOOK_KEY_OVERLAP);
     }
+    case "endpoint create":
+    case "endpoint list":
+    case "endpoint update":
+    case "endpoint delete":
+    case "endpoint ping":
+    case "endpoint recover": {
+      const args = { text, flag: (name: string) => values[name] === true, endpointId: words[0] ?? "" };
+      return runEndpointCommand(ctx, command, args, webhookCallSettings(env));
+    }
   }
+}
+
+const lines = (result: Record<string, unknown>) =>
+  Object.entries(result)
+    .map(([k, v]) => `${k}: ${String(v)}`)
+    .join("\n");
+
+/** `key: value` lines; a list's records (`endpoint list`) one block each, a blank line apart. */
+function asText(result: Record<string, unknown>): string {
+  const [[name, list] = []] = Object.entries(result);
+  if (Object.keys(result).length !== 1 || !Array.isArray(list)) return lines(result);
+  return list.length === 0 ? `no ${name}` : (list as Record<string, unknown>[]).map(lines).join("\n\n");
 }
 
 let exitCode = 0;
 try {
   const result = await run(command);
-  console.log(
-    values.json
-      ? JSON.stringify(result)
-      : Object.entries(result)
-          .map(([k, v]) => `${k}: ${String(v)}`)
-          .join("\n"),
-  );
+  console.log(values.json ? JSON.stringify(result) : asText(result));
+  // A test event the endpoint did not accept (or that no worker sent in time) is a failure.
+  if (command === "endpoint ping" && result["delivered"] !== true) exitCode = 1;
 } catch (error) {
   exitCode = error instanceof UsageError ? 2 : 1;
   if (error instanceof UsageError) console.error(error.message);
-  else if (isDomainError(error))
+  else if (isDomainError(error)) {
+    // A refusal to come back later says when (a recovery within the minute of the last one).
+    const retryAfterSeconds = error instanceof RateLimitedError ? error.retryAfterSeconds : undefined;
     console.error(
-      values.json ? JSON.stringify({ error: error.code, message: error.message }) : `${error.code}: ${error.message}`,
+      values.json
+        ? JSON.stringify({ error: error.code, message: error.message, retryAfterSeconds })
+        : `${error.code}: ${error.message}${retryAfterSeconds === undefined ? "" : ` Retry in ${retryAfterSeconds} s.`}`,
     );
-  else throw error;
+  } else throw error;
 } finally {
   await Promise.all([closeDatabase(), closeKeyRevocations()]);
 }

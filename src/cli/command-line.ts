@@ -15,10 +15,32 @@ export const USAGE = `Usage: npm run admin -- <command> [--json]
   key revoke KEY_PREFIX                          revoke a key by its prefix (mk_… or pk_…)
   wallet create --currency NZD --balance N       a sandbox wallet holding N minimum units
   signing-key rotate                             a new current webhook signing key; the old one stays published
-                                                 for WEBHOOK_KEY_OVERLAP (run where the worker keeps its keys)`;
+                                                 for WEBHOOK_KEY_OVERLAP (run where the worker keeps its keys)
+  endpoint create --merchant ID --url URL --types TYPE,TYPE [--description D] [--disabled]
+                                                 a webhook endpoint of the merchant, sent every later event of
+                                                 those types: payment.completed, refund.completed,
+                                                 request.cancelled, request.expired (at most 16 per merchant)
+  endpoint list --merchant ID                    the merchant's webhook endpoints, oldest first
+  endpoint update ENDPOINT_ID [--url URL] [--types TYPE,TYPE] [--description D] [--enable | --disable]
+                                                 change an endpoint (an empty --description clears it); disabling
+                                                 holds its deliveries until it is enabled and recovered
+  endpoint delete ENDPOINT_ID                    delete an endpoint and its delivery log (its events stay)
+  endpoint ping ENDPOINT_ID                      send it a signed test event and print the attempt's outcome
+                                                 (exit 1 unless delivered; a worker must be running)
+  endpoint recover ENDPOINT_ID --since TIME      send again its deliveries since TIME (ISO 8601) that were not
+                                                 delivered; one recovery per endpoint a minute`;
 
 const string = { type: "string" } as const;
 const flag = { type: "boolean", default: false } as const;
+
+/** A command's line: see `commands`. */
+interface Spec {
+  usage: string;
+  options: ParseArgsOptionsConfig;
+  positional?: "one" | "any";
+  /** Options the command cannot run without. */
+  required?: readonly string[];
+}
 
 /**
  * What each command reads: its options, and whether it takes words after its name (`positional`,
@@ -33,7 +55,21 @@ const commands = {
   "key revoke": { usage: "KEY_PREFIX", options: {}, positional: "one" },
   "wallet create": { usage: "--currency NZD --balance N", options: { currency: string, balance: string } },
   "signing-key rotate": { usage: "", options: {} },
-} as const satisfies Record<string, { usage: string; options: ParseArgsOptionsConfig; positional?: "one" | "any" }>;
+  "endpoint create": {
+    usage: "--merchant ID --url URL --types TYPE,TYPE [--description D] [--disabled]",
+    options: { merchant: string, url: string, types: string, description: string, disabled: flag },
+    required: ["merchant", "url", "types"],
+  },
+  "endpoint list": { usage: "--merchant ID", options: { merchant: string }, required: ["merchant"] },
+  "endpoint update": {
+    usage: "ENDPOINT_ID [--url URL] [--types TYPE,TYPE] [--description D] [--enable | --disable]",
+    options: { url: string, types: string, description: string, enable: flag, disable: flag },
+    positional: "one",
+  },
+  "endpoint delete": { usage: "ENDPOINT_ID", options: {}, positional: "one" },
+  "endpoint ping": { usage: "ENDPOINT_ID", options: {}, positional: "one" },
+  "endpoint recover": { usage: "ENDPOINT_ID --since TIME", options: { since: string }, positional: "one", required: ["since"] },
+} as const satisfies Record<string, Spec>;
 export type Command = keyof typeof commands;
 
 /** Options every command takes. */
@@ -62,7 +98,7 @@ export function readCommandLine(args: string[]) {
     throw new UsageError(name ? `unknown command: ${name}` : "no command given", true);
   }
   const command = name as Command;
-  const spec: { usage: string; options: ParseArgsOptionsConfig; positional?: "one" | "any" } = commands[command];
+  const spec: Spec = commands[command];
   const usage = `Usage: npm run admin -- ${command}${spec.usage && ` ${spec.usage}`} [--json]`;
   let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
   try {
@@ -78,5 +114,17 @@ export function readCommandLine(args: string[]) {
   if (spec.positional === "one" && rest.length === 0) throw new UsageError(`${command} takes ${spec.usage}. ${usage}`);
   if (command === "key create" && parsed.values.payer === Boolean(parsed.values.merchant))
     throw new UsageError(`key create takes --merchant ID or --payer. ${usage}`);
+  const missing = spec.required?.find((option) => parsed.values[option] === undefined);
+  if (missing) throw new UsageError(`${command} needs --${missing}. ${usage}`);
+  if (command === "endpoint update") checkEndpointUpdate(parsed.values, usage);
   return { command, values: parsed.values, words: rest };
+}
+
+/** `endpoint update` changes something, and does not both enable and disable. */
+function checkEndpointUpdate(values: Record<string, string | boolean | undefined>, usage: string) {
+  if (values["enable"] && values["disable"])
+    throw new UsageError(`endpoint update takes --enable or --disable, not both. ${usage}`);
+  const changes = ["url", "types", "description", "enable", "disable"];
+  if (!changes.some((option) => values[option] !== undefined && values[option] !== false))
+    throw new UsageError(`endpoint update takes at least one of --url, --types, --description, --enable, --disable. ${usage}`);
 }

@@ -5,8 +5,11 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { authenticate } from "../../src/domain/keys/authenticate.js";
+import { cancelRequest } from "../../src/domain/requests/cancel.js";
+import { createWebhookEndpoint } from "../../src/domain/webhooks/endpoints.js";
 import { currentSigningKid } from "../../src/domain/webhooks/signing-keys.js";
 import { expectCode } from "../expect-error.js";
+import { buildMerchant, buildRequest } from "../factories.js";
 import { holdingSigningKeys } from "../signing-key-lock.js";
 import { ownDatabase, projectCopy } from "../start/project-copy.js";
 
@@ -20,8 +23,15 @@ function currentSigningKidChanged() {
 
 /** Runs `npm run admin -- …` as an operator would, against the test database. */
 async function admin(...args: string[]) {
+  return adminWith({}, ...args);
+}
+
+/** `admin`, with these settings in its environment beside the test's. */
+async function adminWith(settings: NodeJS.ProcessEnv, ...args: string[]) {
   try {
-    const { stdout } = await run(process.execPath, [...built("src/cli/admin.ts"), ...args], { env: process.env });
+    const { stdout } = await run(process.execPath, [...built("src/cli/admin.ts"), ...args], {
+      env: { ...process.env, ...settings },
+    });
     return { code: 0, stdout };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -158,6 +168,22 @@ describe("admin CLI", () => {
           "--name=x",
         ],
         [["signing-key", "rotate"], currentSigningKidChanged(), "--merchant=x"],
+        [
+          [
+            "endpoint",
+            "create",
+            "--merchant",
+            merchant.merchantId,
+            "--url",
+            "https://hooks.shop.example/",
+            "--types",
+            "payment.completed",
+            "--description",
+            mark,
+          ],
+          () => db.webhookEndpoint.count({ where: { description: mark } }),
+          "--payer",
+        ],
       ];
       const refused = commands.flatMap(([args, , otherOption]) => [
         // `merchant redirect-urls` reads every word after its name as a URL.
@@ -195,6 +221,256 @@ describe("admin CLI", () => {
     const { walletId } = JSON.parse(stdout) as { walletId: string };
     expect(await db.sandboxWallet.findUniqueOrThrow({ where: { id: walletId } })).toMatchObject({ balance: 5n });
   });
+});
+
+/** The `key: value` lines the CLI prints without --json, as an object. */
+function fromLines(text: string): Record<string, string> {
+  return Object.fromEntries(
+    text
+      .trimEnd()
+      .split("\n")
+      .map((line) => [line.slice(0, line.indexOf(": ")), line.slice(line.indexOf(": ") + 2)]),
+  );
+}
+
+const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+const UUID = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+/** Named, never dialled: no worker runs on this database. */
+const publicUrl = "https://hooks.shop.example/payreq";
+const privateNetworks = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" };
+
+describe("admin CLI webhook endpoints", () => {
+  it(
+    "creates, lists, updates and deletes a merchant's endpoints, naming event types as tokens do, and refuses bad ones",
+    { timeout: 90_000 },
+    async () => {
+      const { merchantId } = await buildMerchant();
+      const create = (...args: string[]) => ["endpoint", "create", "--merchant", merchantId, ...args];
+      const [first, second, privateRefused, unknownType, pingType, noType] = await Promise.all([
+        admin(...create("--url", publicUrl, "--types", "payment.completed, refund.completed", "--description", "Till", "--json")),
+        adminWith(privateNetworks, ...create("--url", "http://127.0.0.1:8080/hooks", "--types", "request.expired", "--disabled")),
+        admin(...create("--url", "http://10.1.2.3/hooks", "--types", "request.expired", "--json")),
+        admin(...create("--url", publicUrl, "--types", "payment.completed,payment.failed", "--json")),
+        admin(...create("--url", publicUrl, "--types", "ping")),
+        admin(...create("--url", publicUrl, "--types", " ", "--json")),
+      ]);
+      expect(first.code).toBe(0);
+      const created = JSON.parse(first.stdout) as { id: string };
+      expect(created).toEqual({
+        id: UUID,
+        merchantId,
+        url: publicUrl,
+        eventTypes: ["payment.completed", "refund.completed"],
+        description: "Till",
+        enabled: true,
+        createdAt: ISO,
+        updatedAt: ISO,
+      });
+      // A loopback URL is accepted where WEBHOOK_ALLOW_PRIVATE_NETWORKS allows it, and refused elsewhere.
+      expect(second.code).toBe(0);
+      const loopback = fromLines(second.stdout);
+      expect(loopback).toEqual({
+        id: UUID,
+        merchantId,
+        url: "http://127.0.0.1:8080/hooks",
+        eventTypes: "request.expired",
+        enabled: "false",
+        disabledReason: "disabled when created",
+        disabledAt: ISO,
+        createdAt: ISO,
+        updatedAt: ISO,
+      });
+      expect([privateRefused, unknownType, noType].map((answer) => [answer.code, JSON.parse(answer.stderr!).error])).toEqual([
+        [1, "INVALID_ENDPOINT_URL"],
+        [1, "INVALID_EVENT_TYPE"],
+        [1, "INVALID_EVENT_TYPE"],
+      ]);
+      expect(JSON.parse(unknownType.stderr!).message).toContain('"payment.failed" is not an event type');
+      // A test event is sent to an endpoint, never subscribed to.
+      expect(pingType).toMatchObject({
+        code: 1,
+        stdout: "",
+        stderr: expect.stringMatching(/^INVALID_EVENT_TYPE: "ping" is not an event type/),
+      });
+
+      const usage = [
+        create("--types", "payment.completed"),
+        create("--url", publicUrl),
+        create("--url", publicUrl, "--types", "payment.completed", "EUR"),
+        ["endpoint", "list"],
+        ["endpoint", "update", created.id, "--enable", "--disable"],
+        ["endpoint", "update", created.id],
+        ["endpoint", "update", created.id, loopback.id!, "--enable"],
+        ["endpoint", "update", created.id, "--merchant", merchantId, "--enable"],
+        ["endpoint", "delete"],
+        ["endpoint", "delete", created.id, "EUR"],
+        ["endpoint", "ping", created.id, "--url", publicUrl],
+        ["endpoint", "recover", created.id],
+        ["endpoint", "recover", "--since", "2026-11-27T00:00:00Z"],
+      ];
+      const refused = await Promise.all(usage.map((args) => admin(...args, "--json")));
+      refused.forEach((answer, i) =>
+        expect({ args: usage[i], ...answer }).toEqual({
+          args: usage[i],
+          code: 2,
+          stdout: "",
+          stderr: expect.stringMatching(
+            new RegExp(
+              `^${usage[i]!.slice(0, 2).join(" ")}\\b[^\\n]*\\. Usage: npm run admin -- endpoint [^\\n]*\\[--json\\]\\n$`,
+            ),
+          ),
+        }),
+      );
+      expect(refused.map((answer) => answer.stderr!.split(". Usage")[0])).toEqual([
+        "endpoint create needs --url",
+        "endpoint create needs --types",
+        'endpoint create does not take "EUR"',
+        "endpoint list needs --merchant",
+        "endpoint update takes --enable or --disable, not both",
+        "endpoint update takes at least one of --url, --types, --description, --enable, --disable",
+        `endpoint update does not take "${loopback.id}"`,
+        "endpoint update: Unknown option '--merchant'",
+        "endpoint delete takes ENDPOINT_ID",
+        'endpoint delete does not take "EUR"',
+        "endpoint ping: Unknown option '--url'",
+        "endpoint recover needs --since",
+        "endpoint recover takes ENDPOINT_ID --since TIME",
+      ]);
+      expect(await db.webhookEndpoint.count({ where: { merchantId } })).toBe(2);
+
+      const [updated, privateUpdate, unknownUpdate, missing] = await Promise.all([
+        admin(
+          "endpoint",
+          "update",
+          created.id,
+          "--url",
+          `${publicUrl}/v2`,
+          "--types",
+          "request.cancelled",
+          "--description",
+          "",
+          "--disable",
+          "--json",
+        ),
+        admin("endpoint", "update", loopback.id!, "--url", "http://[::1]:8080/hooks", "--json"),
+        admin("endpoint", "update", loopback.id!, "--types", "refund.completed,request.paid", "--json"),
+        admin("endpoint", "update", randomUUID(), "--enable", "--json"),
+      ]);
+      expect(JSON.parse(updated.stdout)).toEqual({
+        id: created.id,
+        merchantId,
+        url: `${publicUrl}/v2`,
+        eventTypes: ["request.cancelled"],
+        enabled: false,
+        disabledReason: "disabled by an operator",
+        disabledAt: ISO,
+        createdAt: ISO,
+        updatedAt: ISO,
+      });
+      expect([privateUpdate, unknownUpdate, missing].map((answer) => [answer.code, JSON.parse(answer.stderr!).error])).toEqual([
+        [1, "INVALID_ENDPOINT_URL"],
+        [1, "INVALID_EVENT_TYPE"],
+        [1, "WEBHOOK_ENDPOINT_NOT_FOUND"],
+      ]);
+
+      const [listed, listedText, noneText] = await Promise.all([
+        admin("endpoint", "list", "--merchant", merchantId, "--json"),
+        admin("endpoint", "list", "--merchant", merchantId),
+        admin("endpoint", "list", "--merchant", (await buildMerchant()).merchantId),
+      ]);
+      const { endpoints } = JSON.parse(listed.stdout) as { endpoints: { id: string }[] };
+      // The refused updates changed nothing.
+      expect(endpoints.find((endpoint) => endpoint.id === loopback.id)).toMatchObject({
+        url: "http://127.0.0.1:8080/hooks",
+        eventTypes: ["request.expired"],
+      });
+      expect(endpoints.map((endpoint) => endpoint.id).sort()).toEqual([created.id, loopback.id].sort());
+      expect(listedText.stdout.trimEnd().split("\n\n").map(fromLines)).toEqual(
+        endpoints.map((endpoint) => expect.objectContaining({ id: endpoint.id, merchantId })),
+      );
+      expect(noneText).toEqual({ code: 0, stdout: "no endpoints\n" });
+
+      const deleted = await admin("endpoint", "delete", created.id);
+      expect(deleted).toEqual({ code: 0, stdout: `id: ${created.id}\nurl: ${publicUrl}/v2\ndeleted: true\n` });
+      const [again, after] = await Promise.all([
+        admin("endpoint", "delete", created.id, "--json"),
+        admin("endpoint", "list", "--merchant", merchantId, "--json"),
+      ]);
+      expect([again.code, JSON.parse(again.stderr!).error]).toEqual([1, "WEBHOOK_ENDPOINT_NOT_FOUND"]);
+      expect((JSON.parse(after.stdout) as { endpoints: { id: string }[] }).endpoints.map((endpoint) => endpoint.id)).toEqual([
+        loopback.id,
+      ]);
+    },
+  );
+
+  it(
+    "recovers what a disabled endpoint held, once a minute, and says a test event no worker sent was not attempted yet",
+    { timeout: 60_000 },
+    async () => {
+      const merchant = await buildMerchant();
+      const endpoint = await createWebhookEndpoint(
+        merchant.ctx,
+        { url: publicUrl, eventTypes: ["REQUEST_CANCELLED"] },
+        { allowPrivateNetworks: false },
+      );
+      const since = new Date(Date.now() - 60_000).toISOString();
+      const { request } = await buildRequest({ merchant });
+      await cancelRequest(merchant.ctx, { requestId: request.id });
+      const deliveries = () => db.webhookEvent.findMany({ where: { endpointId: endpoint.id, type: "REQUEST_CANCELLED" } });
+
+      // No worker runs on this database: the test event waits WEBHOOK_TIMEOUT + 5 s for one, then says so.
+      const [ping, disabled] = await Promise.all([
+        adminWith({ WEBHOOK_TIMEOUT: "1ms" }, "endpoint", "ping", endpoint.id),
+        admin("endpoint", "update", endpoint.id, "--disable"),
+      ]);
+      expect(ping.code).toBe(1);
+      const pinged = fromLines(ping.stdout);
+      expect(pinged).toEqual({
+        deliveryId: UUID,
+        delivered: "false",
+        outcome: "not attempted yet",
+        note: "no worker made its attempt within 5001 ms; a running worker still sends it once",
+      });
+      expect(await db.webhookEvent.findUniqueOrThrow({ where: { id: pinged.deliveryId } })).toMatchObject({
+        endpointId: endpoint.id,
+        type: "PING",
+        state: "PENDING",
+        attempts: 0,
+        attemptLimit: 1,
+      });
+      expect(fromLines(disabled.stdout)).toMatchObject({ enabled: "false" });
+      expect((await deliveries()).map((row) => row.state)).toEqual(["HELD"]);
+
+      const [whileDisabled, badSince, unknown] = await Promise.all([
+        admin("endpoint", "recover", endpoint.id, "--since", since, "--json"),
+        admin("endpoint", "recover", endpoint.id, "--since", "yesterday", "--json"),
+        admin("endpoint", "recover", randomUUID(), "--since", since, "--json"),
+      ]);
+      expect([whileDisabled, badSince, unknown].map((answer) => [answer.code, JSON.parse(answer.stderr!).error])).toEqual([
+        [1, "WEBHOOK_ENDPOINT_DISABLED"],
+        [1, "BAD_REQUEST"],
+        [1, "WEBHOOK_ENDPOINT_NOT_FOUND"],
+      ]);
+
+      expect((await admin("endpoint", "update", endpoint.id, "--enable")).code).toBe(0);
+      // Enabling sends nothing by itself: what was held waits for a recovery.
+      expect((await deliveries()).map((row) => row.state)).toEqual(["HELD"]);
+      const recovered = await admin("endpoint", "recover", endpoint.id, "--since", since);
+      expect(recovered).toEqual({ code: 0, stdout: `endpointId: ${endpoint.id}\nqueued: 1\n` });
+      expect(await deliveries()).toEqual([expect.objectContaining({ state: "PENDING", attempts: 0, attemptLimit: 1 })]);
+
+      const [json, text] = await Promise.all([
+        admin("endpoint", "recover", endpoint.id, "--since", since, "--json"),
+        admin("endpoint", "recover", endpoint.id, "--since", since),
+      ]);
+      expect(json.code).toBe(1);
+      const limited = JSON.parse(json.stderr!) as { error: string; retryAfterSeconds: number };
+      expect(limited).toMatchObject({ error: "RATE_LIMIT_EXCEEDED", retryAfterSeconds: expect.any(Number) });
+      expect(limited.retryAfterSeconds).toBeGreaterThan(0);
+      expect(limited.retryAfterSeconds).toBeLessThanOrEqual(60);
+      expect(text).toMatchObject({ code: 1, stderr: expect.stringMatching(/^RATE_LIMIT_EXCEEDED: .* Retry in \d+ s\.\n$/) });
+    },
+  );
 });
 
 describe("admin CLI settings", () => {

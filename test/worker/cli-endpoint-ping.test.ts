@@ -1,0 +1,66 @@
+/**
+ * `npm run admin -- endpoint ping` with a worker running: the CLI's test event is signed and sent
+ * by the worker, and the CLI prints the attempt's outcome. Here, not in test/cli/admin.test.ts,
+ * because a worker delivers everything in its database, and this file has one of its own.
+ */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { createWebhookEndpoint } from "../../src/domain/webhooks/endpoints.js";
+import { built } from "../built.js";
+import { buildMerchant } from "../factories.js";
+import { startReceiver, verifyNotifications, withWorker, workerConfig } from "./harness.js";
+
+const run = promisify(execFile);
+
+async function admin(...args: string[]) {
+  const env = { ...process.env, WEBHOOK_TIMEOUT: "2s" };
+  try {
+    const { stdout } = await run(process.execPath, [...built("src/cli/admin.ts"), ...args], { env });
+    return { code: 0, stdout };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe("admin CLI endpoint ping", () => {
+  it("sends a signed test event through the worker and prints its outcome, exiting 1 unless delivered", async () => {
+    let status = 200;
+    const receiver = await startReceiver(() => ({ status }));
+    const merchant = await buildMerchant();
+    const endpoint = await createWebhookEndpoint(
+      merchant.ctx,
+      { url: receiver.url, eventTypes: ["PAYMENT_COMPLETED"], enabled: false },
+      { allowPrivateNetworks: true },
+    );
+    await withWorker(workerConfig({ timeoutMs: 2_000 }), async () => {
+      // A disabled endpoint is tried too: a test event is how one is checked before it is enabled.
+      const ok = await admin("endpoint", "ping", endpoint.id, "--json");
+      expect(ok.code).toBe(0);
+      const delivered = JSON.parse(ok.stdout) as { deliveryId: string };
+      expect(delivered).toEqual({
+        deliveryId: expect.any(String),
+        delivered: true,
+        outcome: "DELIVERED",
+        statusCode: 200,
+        durationMs: expect.any(Number),
+      });
+      const [claims] = await verifyNotifications(receiver.received.map((r) => r.token));
+      expect(claims).toMatchObject({
+        type: "ping",
+        jti: delivered.deliveryId,
+        endpoint: { endpointId: endpoint.id, url: receiver.url },
+      });
+
+      status = 500;
+      const failed = await admin("endpoint", "ping", endpoint.id);
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toMatch(
+        /^deliveryId: [0-9a-f-]{36}\ndelivered: false\noutcome: FAILED\nstatusCode: 500\ndurationMs: \d+\nerror: .+\n$/,
+      );
+      expect(receiver.received).toHaveLength(2);
+    });
+    await receiver.close();
+  });
+});
