@@ -3,7 +3,7 @@
  * the worker) and a baseline server against a benchmark database of its own, drives them with
  * autocannon from this process, and prints a table, ratios, CPU per call, memory and targets, and
  * bench/results/<time>.json. Targets are reported, never asserted; any wrong answer stops it.
- * Settings: bench/environment.ts. Sections: throughput.ts, webhooks.ts, subscriptions.ts, isolation.ts, scale.ts, money.ts,
+ * Settings: bench/environment.ts. Sections: throughput.ts, webhooks.ts (and endpoint-deliveries.ts), subscriptions.ts, isolation.ts, scale.ts, money.ts,
  * tracing.ts, topology.ts, retention.ts.
  */
 import { cpus, totalmem } from "node:os";
@@ -141,7 +141,7 @@ if (options.only === "tracing") {
 }
 
 console.log("\nWebhooks");
-const webhooks = await measureWebhooks(bench, options);
+const webhooks = await measureWebhooks(bench, options, databaseUrl);
 if (options.only === "webhooks") {
   await sql.end();
   await finish();

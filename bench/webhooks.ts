@@ -1,6 +1,7 @@
 /**
  * Webhooks, to a receiver on loopback that answers 200 at once: the time from a pay's answer to its
- * notification when idle, and how many notifications a second the worker delivers and records.
+ * notification when idle, how many notifications a second the worker delivers and records, and
+ * beside it, in the same run, how many deliveries a second to webhook endpoints (endpoint-deliveries.ts).
  */
 import { createServer } from "node:http";
 import type pg from "pg";
@@ -8,12 +9,17 @@ import type { AddressInfo } from "node:net";
 import { createBody, payBody, type Bench } from "./calls.js";
 import { call, waitUntil } from "./load.js";
 import type { BenchOptions } from "./options.js";
-import { percentile } from "./report.js";
+import { measureEndpointDeliveries } from "./endpoint-deliveries.js";
+import { percentile, ratio } from "./report.js";
 
 export interface WebhookFigures {
   p50: number;
   p99: number;
   deliveriesPerSecond: number;
+  /** Deliveries to webhook endpoints a second, in a burst as large as the notifications'. */
+  endpointDeliveriesPerSecond: number;
+  /** endpointDeliveriesPerSecond / deliveriesPerSecond. */
+  endpointToNotifyUrl: number | null;
 }
 
 /** A receiver on loopback that answers 200 at once and notes when each request's notification came. */
@@ -111,7 +117,7 @@ export async function deliveryBurst(sql: pg.Client, receiver: WebhookReceiver, c
   return Math.round((count / (Date.now() - started)) * 1000);
 }
 
-export async function measureWebhooks(bench: Bench, options: BenchOptions): Promise<WebhookFigures> {
+export async function measureWebhooks(bench: Bench, options: BenchOptions, databaseUrl: string): Promise<WebhookFigures> {
   const receiver = await startWebhookReceiver();
   // One unmeasured notification first: with --only=webhooks the worker may still be starting.
   await notificationLatency(bench, receiver);
@@ -126,5 +132,16 @@ export async function measureWebhooks(bench: Bench, options: BenchOptions): Prom
   const deliveriesPerSecond = await deliveryBurst(bench.sql, receiver, options.deliveries);
   console.log(`  ${options.deliveries} notifications delivered at ${deliveriesPerSecond}/s (signed, every attempt recorded)`);
   receiver.close();
-  return { ...latency, deliveriesPerSecond };
+
+  const endpointDeliveriesPerSecond = await measureEndpointDeliveries(bench, databaseUrl, options.deliveries);
+  console.log(
+    `  ${options.deliveries} endpoint deliveries delivered at ${endpointDeliveriesPerSecond}/s ` +
+      "(signed, every attempt recorded; every token verified, each endpoint had exactly the events of its types)",
+  );
+  const endpointToNotifyUrl = ratio(endpointDeliveriesPerSecond, deliveriesPerSecond);
+  console.log(
+    `  deliveries a second, this run: notifyUrl ${deliveriesPerSecond}, endpoints ${endpointDeliveriesPerSecond}; ` +
+      `endpoints / notifyUrl ${endpointToNotifyUrl?.toFixed(2) ?? "n/a"}`,
+  );
+  return { ...latency, deliveriesPerSecond, endpointDeliveriesPerSecond, endpointToNotifyUrl };
 }
