@@ -30,7 +30,8 @@ const UPDATE = `mutation ($input: WebhookEndpointUpdateInput!) {
 const DELETE = `mutation ($id: ID!) { webhookEndpointDelete(id: $id) { ${RESULT("... on WebhookEndpoint { id }")} } }`;
 const PING = `mutation ($id: ID!) { webhookEndpointPing(id: $id) { ${RESULT("... on WebhookTestResult { delivered outcome delivery { id type state } }")} } }`;
 const RECOVER = `mutation ($input: WebhookEndpointRecoverInput!, $key: String) {
-  webhookEndpointRecover(input: $input, idempotencyKey: $key) { ${RESULT("... on WebhookRecovery { endpointId queued }")} } }`;
+  webhookEndpointRecover(input: $input, idempotencyKey: $key) {
+    ${RESULT("... on WebhookRecovery { endpointId queued } ... on RateLimitedError { retryAfterSeconds }")} } }`;
 const LIST = `{ webhookEndpoints { ${ENDPOINT} health { lastOutcome attemptsLastDay successShareLastDay failingSince } deliveries { id } } }`;
 const ONE = `query ($id: ID!) { webhookEndpoint(id: $id) { ${ENDPOINT} } }`;
 
@@ -183,6 +184,8 @@ describe("webhook endpoints in GraphQL", () => {
     expect(retried).toEqual(first);
     const other = (await call(apiKey, RECOVER, { input, key: "recover-2" })).body.data!.webhookEndpointRecover;
     expect(other).toMatchObject({ __typename: "RateLimitedError", code: "RATE_LIMIT_EXCEEDED" });
+    expect(other.retryAfterSeconds).toBeGreaterThan(50);
+    expect(other.retryAfterSeconds).toBeLessThanOrEqual(60);
     const otherInput = (await call(apiKey, RECOVER, { input: { ...input, since: new Date(0).toISOString() }, key: "recover-1" }))
       .body.data!.webhookEndpointRecover;
     expect(otherInput).toMatchObject({ code: "IDEMPOTENCY_KEY_REUSED" });

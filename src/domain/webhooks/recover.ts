@@ -64,7 +64,10 @@ export async function recoverWebhookDeliveries(ctx: DomainContext, input: Recove
     if (!endpoint.enabled)
       throw new StateConflictError("WEBHOOK_ENDPOINT_DISABLED", "The endpoint is disabled: enable it, then recover its deliveries.");
     const waitMs = endpoint.recoveredAt ? endpoint.recoveredAt.getTime() + RECOVERY_INTERVAL_MS - now.getTime() : 0;
-    if (waitMs > 0) throw new RateLimitedError(Math.ceil(waitMs / 1000), "One recovery per endpoint a minute.");
+    if (waitMs > 0) {
+      const seconds = Math.ceil(waitMs / 1000);
+      throw new RateLimitedError(seconds, `One recovery per endpoint a minute; retry in ${seconds} s.`);
+    }
     const { queued } = (await queryRow(sql, RECOVER_DELIVERIES, [endpointId, utc(since), utc(now)]))!;
     await noteRecovery(sql, ctx, endpointId, now, queued);
     return queued;
