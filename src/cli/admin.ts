@@ -125,12 +125,12 @@ try {
   exitCode = error instanceof UsageError ? 2 : 1;
   if (error instanceof UsageError) console.error(error.message);
   else if (isDomainError(error)) {
-    // A refusal to come back later says when (a recovery within the minute of the last one).
+    // In JSON, a refusal to come back later (a recovery within the minute of the last one) gives when, in seconds.
     const retryAfterSeconds = error instanceof RateLimitedError ? error.retryAfterSeconds : undefined;
     console.error(
       values.json
         ? JSON.stringify({ error: error.code, message: error.message, retryAfterSeconds })
-        : `${error.code}: ${error.message}${retryAfterSeconds === undefined ? "" : ` Retry in ${retryAfterSeconds} s.`}`,
+        : `${error.code}: ${error.message}`,
     );
   } else throw error;
 } finally {
