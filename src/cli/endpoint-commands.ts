@@ -50,8 +50,6 @@ export function presentEndpoint(endpoint: WebhookEndpoint): Record<string, unkno
     enabled: endpoint.enabled,
     disabledReason: endpoint.disabledReason ?? undefined,
     disabledAt: time(endpoint.disabledAt),
-    lastAttemptAt: time(endpoint.lastAttemptAt),
-    lastOutcome: endpoint.lastOutcome ?? undefined,
     failingSince: time(endpoint.failingSince),
     recoveredAt: time(endpoint.recoveredAt),
     createdAt: time(endpoint.createdAt),
