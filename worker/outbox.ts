@@ -163,8 +163,10 @@ type Finish = { attempt: StartedAttempt; result: AttemptResult; verdict: Attempt
 /**
  * Finishes attempts, batched: records what each came to and moves its event on, attempt and event in
  * one statement. An event that stays PENDING has no job until its next attempt is due. An endpoint's
- * attempts also move its health: its last outcome, and since when it has been failing; one failing
- * for longer than `disableAfterMs` is disabled, and its deliveries that wait are HELD.
+ * attempts also move since when it has been failing; one failing for longer than `disableAfterMs` is
+ * disabled, and its deliveries that wait are HELD. Only an endpoint whose state changes is written,
+ * its row locked in id order: in the steady state (delivering, or failing for less than the limit) no
+ * batch touches it, so batches neither queue on a busy endpoint's row nor lock rows in crossing orders.
  */
 function finishesAttempts(disableAfterMs: number) {
   return new DataLoader<Finish, true>(
@@ -194,8 +196,8 @@ function finishesAttempts(disableAfterMs: number) {
   );
 }
 
-/** Of an endpoint `ep` and its attempts `h` just finished: every one failed, and it has failed since before $3. */
-const FAILING_TOO_LONG = "(NOT h.delivered AND COALESCE(ep.failing_since, h.first_failed_at) <= $3::timestamp(3))";
+/** Of an endpoint `ep` and its attempts `c` just finished: every one failed, and it has failed since before $3. */
+const FAILING_TOO_LONG = "(NOT c.delivered AND COALESCE(ep.failing_since, c.first_failed_at) <= $3::timestamp(3))";
 
 const FINISH_ATTEMPTS = `
   WITH done AS (
@@ -208,21 +210,25 @@ const FINISH_ATTEMPTS = `
       status_code = d.status_code, error = d.error, response_excerpt = d.response_excerpt
     FROM done d WHERE a.id = d.attempt_id),
   by_endpoint AS (
-    SELECT endpoint_id, max(started_at) AS last_at, (array_agg(outcome ORDER BY started_at DESC))[1] AS last_outcome,
-           bool_or(outcome = 'DELIVERED') AS delivered, min(started_at) AS first_failed_at
+    SELECT endpoint_id, bool_or(outcome = 'DELIVERED') AS delivered, min(started_at) AS first_failed_at
     FROM done WHERE endpoint_id IS NOT NULL GROUP BY endpoint_id),
+  changing AS (
+    SELECT ep.id, h.delivered, h.first_failed_at
+    FROM webhook_endpoint ep JOIN by_endpoint h ON h.endpoint_id = ep.id
+    WHERE CASE WHEN h.delivered THEN ep.failing_since IS NOT NULL
+               ELSE ep.failing_since IS NULL OR (ep.enabled AND ep.failing_since <= $3::timestamp(3)) END
+    ORDER BY ep.id FOR UPDATE OF ep),
   health AS (
     UPDATE webhook_endpoint ep SET
-      last_attempt_at = GREATEST(ep.last_attempt_at, h.last_at), last_outcome = h.last_outcome::"WebhookAttemptOutcome",
-      failing_since = CASE WHEN h.delivered THEN NULL ELSE COALESCE(ep.failing_since, h.first_failed_at) END,
+      failing_since = CASE WHEN c.delivered THEN NULL ELSE COALESCE(ep.failing_since, c.first_failed_at) END,
       enabled = ep.enabled AND NOT ${FAILING_TOO_LONG},
       disabled_at = CASE WHEN ep.enabled AND ${FAILING_TOO_LONG} THEN $2::timestamp(3) ELSE ep.disabled_at END,
       disabled_reason = CASE WHEN ep.enabled AND ${FAILING_TOO_LONG}
-        THEN 'every attempt failed since ' || to_char(COALESCE(ep.failing_since, h.first_failed_at), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+        THEN 'every attempt failed since ' || to_char(COALESCE(ep.failing_since, c.first_failed_at), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
         ELSE ep.disabled_reason END,
       updated_at = $2::timestamp(3)
-    FROM by_endpoint h
-    WHERE ep.id = h.endpoint_id
+    FROM changing c
+    WHERE ep.id = c.id
     RETURNING ep.id, NOT ep.enabled AND ep.disabled_at = $2::timestamp(3) AS disabled_now),
   held AS (
     UPDATE webhook_event e SET state = 'HELD', enqueued_at = NULL, last_error = 'its endpoint is disabled', updated_at = $2

@@ -217,8 +217,6 @@ export const webhookEndpoints = new Table<WebhookEndpoint>("webhook_endpoint", {
   disabledReason: nullable(text()),
   disabledAt: nullable(timestamp()),
   failingSince: nullable(timestamp()),
-  lastAttemptAt: nullable(timestamp()),
-  lastOutcome: nullable(enumOf(WebhookAttemptOutcome, "WebhookAttemptOutcome")),
   recoveredAt: nullable(timestamp()),
   recoveredCount: nullable(int()),
   createdAt: timestamp(),

@@ -35,8 +35,6 @@ CREATE TABLE "webhook_endpoint" (
     "disabled_reason" TEXT,
     "disabled_at" TIMESTAMP(3),
     "failing_since" TIMESTAMP(3),
-    "last_attempt_at" TIMESTAMP(3),
-    "last_outcome" "WebhookAttemptOutcome",
     "recovered_at" TIMESTAMP(3),
     "recovered_count" INTEGER,
     "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,

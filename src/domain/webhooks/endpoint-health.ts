@@ -1,7 +1,8 @@
 import { pool, toUtcText as utc } from "../../db.js";
 import type { WebhookAttemptOutcome, WebhookEndpoint } from "../../generated/prisma/client.js";
-import { int } from "../../sql/columns.js";
+import { int, nullable } from "../../sql/columns.js";
 import { queryRow, statement } from "../../sql/statements.js";
+import { webhookAttempts } from "../../sql/tables.js";
 
 const DAY_MS = 86_400_000;
 
@@ -18,21 +19,36 @@ export interface EndpointHealth {
 }
 
 // A delivery with an attempt in the last day changed then (an attempt's end updates it), so the
-// endpoint's deliveries are read by (endpoint_id, updated_at) and only theirs.
-const ATTEMPTS_SINCE = statement(
-  `SELECT count(*) FILTER (WHERE a.outcome = 'DELIVERED')::int AS delivered,
-          count(*) FILTER (WHERE a.outcome <> 'IN_FLIGHT')::int AS finished
-   FROM webhook_event e JOIN webhook_attempt a ON a.event_id = e.id
-   WHERE e.endpoint_id = $1 AND e.updated_at >= $2::timestamp(3) AND a.started_at >= $2::timestamp(3)`,
-  { delivered: int(), finished: int() },
+// endpoint's deliveries are read by (endpoint_id, updated_at) and only theirs. Its latest attempt
+// belongs to one of the deliveries that changed last.
+const ATTEMPTS = statement(
+  `WITH day AS (
+     SELECT count(*) FILTER (WHERE a.outcome = 'DELIVERED')::int AS delivered,
+            count(*) FILTER (WHERE a.outcome <> 'IN_FLIGHT')::int AS finished
+     FROM webhook_event e JOIN webhook_attempt a ON a.event_id = e.id
+     WHERE e.endpoint_id = $1 AND e.updated_at >= $2::timestamp(3) AND a.started_at >= $2::timestamp(3)),
+   latest AS (
+     SELECT a.started_at, a.outcome
+     FROM (SELECT id FROM webhook_event WHERE endpoint_id = $1 ORDER BY updated_at DESC LIMIT 20) e
+     JOIN webhook_attempt a ON a.event_id = e.id
+     WHERE a.outcome <> 'IN_FLIGHT' ORDER BY a.started_at DESC LIMIT 1)
+   SELECT day.delivered, day.finished, latest.started_at AS "lastAttemptAt", latest.outcome AS "lastOutcome"
+   FROM day LEFT JOIN latest ON true`,
+  {
+    delivered: int(),
+    finished: int(),
+    lastAttemptAt: nullable(webhookAttempts.columns.startedAt),
+    lastOutcome: nullable(webhookAttempts.columns.outcome),
+  },
 );
 
-/** An endpoint's health as of `now`: what the worker recorded of its attempts, and its last day's. */
+/** An endpoint's health as of `now`: since when it has been failing, and its attempts' outcomes. */
 export async function endpointHealth(endpoint: WebhookEndpoint, now: Date): Promise<EndpointHealth> {
-  const { delivered, finished } = (await queryRow(pool, ATTEMPTS_SINCE, [endpoint.id, utc(new Date(now.getTime() - DAY_MS))]))!;
+  const day = utc(new Date(now.getTime() - DAY_MS));
+  const { delivered, finished, lastAttemptAt, lastOutcome } = (await queryRow(pool, ATTEMPTS, [endpoint.id, day]))!;
   return {
-    lastAttemptAt: endpoint.lastAttemptAt,
-    lastOutcome: endpoint.lastOutcome,
+    lastAttemptAt,
+    lastOutcome,
     attemptsLastDay: finished,
     successShareLastDay: finished === 0 ? null : delivered / finished,
     failingSince: endpoint.failingSince,
