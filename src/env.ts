@@ -219,7 +219,6 @@ export const webhookDestinationEnv = z.object({
 /** The API process: `src/api/config.ts`. */
 export const apiEnv = sharedEnv
   .extend(tracingEnv.shape)
-  .extend(webhookDestinationEnv.shape)
   .extend({
     /**
      * A PostgreSQL replica for reads that may lag (lists, dashboard queries, the audit trail);
@@ -267,6 +266,7 @@ export const apiEnv = sharedEnv
     /** Answer introspection queries. Default: on except in production. */
     GRAPHQL_INTROSPECTION: flag.optional(),
   })
+  .extend(webhookDestinationEnv.shape)
   .superRefine(redisTopologyRules);
 
 /** The worker process: `worker/config.ts`. */

@@ -25,7 +25,7 @@ describe("npm run db:migration-sql", () => {
   it("prints the SQL from an older schema to prisma/schema.prisma, offline, with Prisma 7's schema (no url)", async () => {
     const current = await readFile(join(root, "prisma/schema.prisma"), "utf8");
     // The schema before a change that added payment_request.description.
-    const before = current.replace(/\n\s*description\s+String\?\n/, "\n");
+    const before = current.replace(/(model PaymentRequest \{[^}]*?)\n\s*description\s+String\?\n/, "$1\n");
     expect(before).not.toBe(current);
     await writeFile(join(work, "before.prisma"), before);
     const { code, stdout } = await migrationSql("--from", join(work, "before.prisma"));
