@@ -1,5 +1,6 @@
 import DataLoader from "dataloader";
-import { pool, prepared, toUtcText as utc } from "../src/db.js";
+import { inTransaction, pool, toUtcText as utc } from "../src/db.js";
+import { HOLD } from "../src/domain/webhooks/hold.js";
 import { boolean, int } from "../src/sql/columns.js";
 import { queryRow, queryRows, statement } from "../src/sql/statements.js";
 import { webhookAttempts, webhookEvents } from "../src/sql/tables.js";
@@ -120,7 +121,7 @@ function startsAttempts(leaseMs: number) {
 const START_ATTEMPTS = statement(
   `WITH due AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS d(id, attempt)),
          held AS (
-           UPDATE webhook_event e SET state = 'HELD', enqueued_at = NULL, last_error = 'its endpoint is disabled', updated_at = $4
+           UPDATE webhook_event e SET ${HOLD}, updated_at = $4
            FROM due d, webhook_endpoint ep
            WHERE e.id = d.id AND ep.id = e.endpoint_id AND NOT ep.enabled AND e.type <> 'PING' AND e.state = 'PENDING'
              AND (e.lease_until IS NULL OR e.lease_until <= $4)),
@@ -133,8 +134,8 @@ const START_ATTEMPTS = statement(
              AND NOT EXISTS (SELECT 1 FROM webhook_endpoint ep WHERE ep.id = e.endpoint_id AND NOT ep.enabled AND e.type <> 'PING')
            RETURNING e.*),
          attempt AS (
-           INSERT INTO webhook_attempt (id, event_id, number, started_at, outcome)
-           SELECT gen_random_uuid(), id, attempts, $4, 'IN_FLIGHT' FROM claimed
+           INSERT INTO webhook_attempt (id, event_id, endpoint_id, number, started_at, outcome)
+           SELECT gen_random_uuid(), id, endpoint_id, attempts, $4, 'IN_FLIGHT' FROM claimed
            RETURNING id, event_id)
          SELECT c.id, c.url, c.payload, c.attempts, c.attempt_limit AS "attemptLimit",
                 c.correlation_id AS "correlationId", c.traceparent, c.endpoint_id AS "endpointId",
@@ -161,12 +162,11 @@ const START_ATTEMPTS = statement(
 type Finish = { attempt: StartedAttempt; result: AttemptResult; verdict: AttemptVerdict };
 
 /**
- * Finishes attempts, batched: records what each came to and moves its event on, attempt and event in
- * one statement. An event that stays PENDING has no job until its next attempt is due. An endpoint's
- * attempts also move since when it has been failing; one failing for longer than `disableAfterMs` is
- * disabled, and its deliveries that wait are HELD. Only an endpoint whose state changes is written,
- * its row locked in id order: in the steady state (delivering, or failing for less than the limit) no
- * batch touches it, so batches neither queue on a busy endpoint's row nor lock rows in crossing orders.
+ * Finishes attempts, batched: records what each came to and moves its event on. An event that stays
+ * PENDING has no job until its next attempt is due. A batch with attempts at endpoints first moves
+ * those endpoints' health (ENDPOINT_HEALTH), in the same transaction: endpoints are locked before
+ * deliveries, the order every statement that locks both keeps (an endpoint's update, deletion and
+ * recovery), so none of them deadlocks with a batch.
  */
 function finishesAttempts(disableAfterMs: number) {
   return new DataLoader<Finish, true>(
@@ -186,29 +186,56 @@ function finishesAttempts(disableAfterMs: number) {
         delivered_at: verdict.state === "DELIVERED" ? utc(new Date(attempt.startedAt.getTime() + result.durationMs)) : null,
         next_attempt_at: verdict.nextAttemptAt ? utc(verdict.nextAttemptAt) : null,
       }));
-      const now = new Date();
-      await pool.query(
-        prepared(FINISH_ATTEMPTS, [JSON.stringify(rows), utc(now), utc(new Date(now.getTime() - disableAfterMs))]),
-      );
+      const done = JSON.stringify(rows);
+      if (!rows.some((row) => row.endpoint_id !== null)) {
+        await queryRows(pool, FINISH_ATTEMPTS, [done]);
+      } else {
+        const now = new Date();
+        await inTransaction(async (sql) => {
+          await queryRows(sql, ENDPOINT_HEALTH, [done, utc(now), utc(new Date(now.getTime() - disableAfterMs))]);
+          await queryRows(sql, FINISH_ATTEMPTS, [done]);
+        });
+      }
       return batch.map(() => true as const);
     },
     { cache: false, batchScheduleFn: (run) => setTimeout(run, BATCH_WINDOW_MS) },
   );
 }
 
-/** Of an endpoint `ep` and its attempts `c` just finished: every one failed, and it has failed since before $3. */
-const FAILING_TOO_LONG = "(NOT c.delivered AND COALESCE(ep.failing_since, c.first_failed_at) <= $3::timestamp(3))";
-
-const FINISH_ATTEMPTS = `
-  WITH done AS (
+/** The finished attempts of a batch ($1), as rows. */
+const DONE = `done AS (
     SELECT * FROM jsonb_to_recordset($1::jsonb) AS d(
       attempt_id uuid, event_id uuid, endpoint_id uuid, started_at timestamp(3), duration_ms int, outcome text,
       status_code int, error text, response_excerpt text, state text, last_error text, delivered_at timestamp(3),
-      next_attempt_at timestamp(3))),
+      next_attempt_at timestamp(3)))`;
+
+/** Records each attempt's outcome and moves its event on: the attempt and the event in one statement. */
+const FINISH_ATTEMPTS = statement(
+  `WITH ${DONE},
   attempt AS (
     UPDATE webhook_attempt a SET duration_ms = d.duration_ms, outcome = d.outcome::"WebhookAttemptOutcome",
       status_code = d.status_code, error = d.error, response_excerpt = d.response_excerpt
-    FROM done d WHERE a.id = d.attempt_id),
+    FROM done d WHERE a.id = d.attempt_id)
+  UPDATE webhook_event e SET state = d.state::"WebhookEventState", lease_until = NULL, enqueued_at = NULL,
+    last_error = d.last_error, delivered_at = d.delivered_at,
+    next_attempt_at = COALESCE(d.next_attempt_at, e.next_attempt_at), updated_at = now()
+  FROM done d WHERE e.id = d.event_id`,
+  {},
+);
+
+/** Of an endpoint `ep` and its attempts `c` just finished: every one failed, and it has failed since before $3. */
+const FAILING_TOO_LONG = "(NOT c.delivered AND COALESCE(ep.failing_since, c.first_failed_at) <= $3::timestamp(3))";
+
+/**
+ * Moves the health of the batch's endpoints ($1) as of $2: since when each has failed every attempt,
+ * and, past the limit ($3, that long before $2), disabled, its waiting deliveries HELD. Only an
+ * endpoint whose state changes is written (it starts or stops failing, or is disabled), its row
+ * locked in id order and FOR NO KEY UPDATE, which a payment's new delivery (its foreign key's KEY
+ * SHARE) does not wait for: in the steady state (delivering, or failing for less than the limit) no
+ * batch touches an endpoint, so batches do not queue on a busy endpoint's row.
+ */
+const ENDPOINT_HEALTH = statement(
+  `WITH ${DONE},
   by_endpoint AS (
     SELECT endpoint_id, bool_or(outcome = 'DELIVERED') AS delivered, min(started_at) AS first_failed_at
     FROM done WHERE endpoint_id IS NOT NULL GROUP BY endpoint_id),
@@ -217,7 +244,7 @@ const FINISH_ATTEMPTS = `
     FROM webhook_endpoint ep JOIN by_endpoint h ON h.endpoint_id = ep.id
     WHERE CASE WHEN h.delivered THEN ep.failing_since IS NOT NULL
                ELSE ep.failing_since IS NULL OR (ep.enabled AND ep.failing_since <= $3::timestamp(3)) END
-    ORDER BY ep.id FOR UPDATE OF ep),
+    ORDER BY ep.id FOR NO KEY UPDATE OF ep),
   health AS (
     UPDATE webhook_endpoint ep SET
       failing_since = CASE WHEN c.delivered THEN NULL ELSE COALESCE(ep.failing_since, c.first_failed_at) END,
@@ -229,16 +256,13 @@ const FINISH_ATTEMPTS = `
       updated_at = $2::timestamp(3)
     FROM changing c
     WHERE ep.id = c.id
-    RETURNING ep.id, NOT ep.enabled AND ep.disabled_at = $2::timestamp(3) AS disabled_now),
-  held AS (
-    UPDATE webhook_event e SET state = 'HELD', enqueued_at = NULL, last_error = 'its endpoint is disabled', updated_at = $2
-    FROM health h
-    WHERE h.disabled_now AND e.endpoint_id = h.id AND e.state = 'PENDING' AND e.type <> 'PING'
-      AND e.id NOT IN (SELECT event_id FROM done) AND (e.lease_until IS NULL OR e.lease_until <= $2))
-  UPDATE webhook_event e SET state = d.state::"WebhookEventState", lease_until = NULL, enqueued_at = NULL,
-    last_error = d.last_error, delivered_at = d.delivered_at,
-    next_attempt_at = COALESCE(d.next_attempt_at, e.next_attempt_at), updated_at = now()
-  FROM done d WHERE e.id = d.event_id`;
+    RETURNING ep.id, NOT ep.enabled AND ep.disabled_at = $2::timestamp(3) AS disabled_now)
+  UPDATE webhook_event e SET ${HOLD}, updated_at = $2::timestamp(3)
+  FROM health h
+  WHERE h.disabled_now AND e.endpoint_id = h.id AND e.state = 'PENDING' AND e.type <> 'PING'
+    AND e.id NOT IN (SELECT event_id FROM done) AND (e.lease_until IS NULL OR e.lease_until <= $2::timestamp(3))`,
+  {},
+);
 
 /**
  * The statements of an attempt; `leaseMs` is how long a started attempt holds its event,

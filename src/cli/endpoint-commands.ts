@@ -4,12 +4,7 @@
  */
 import type { DomainContext } from "../domain/context.js";
 import { ValidationError } from "../domain/errors.js";
-import {
-  EVENT_TYPE_NAMES,
-  SUBSCRIBABLE_EVENT_TYPES,
-  subscribableTypeNamed,
-  type SubscribableEventType,
-} from "../domain/events/types.js";
+import { EVENT_TYPE_NAMES, typeNameList, type SubscribableEventType } from "../domain/events/types.js";
 import type { WebhookCallSettings } from "../domain/webhooks/call-settings.js";
 import {
   createWebhookEndpoint,
@@ -26,16 +21,9 @@ export type EndpointCommand =
 
 /** `--types payment.completed,refund.completed`: each name a subscribable type, or INVALID_EVENT_TYPE. */
 export function eventTypesNamed(list: string): SubscribableEventType[] {
-  const names = list
-    .split(",")
-    .map((name) => name.trim())
-    .filter((name) => name !== "");
-  const unknown = names.find((name) => !subscribableTypeNamed(name));
-  if (unknown !== undefined) {
-    const known = SUBSCRIBABLE_EVENT_TYPES.map((type) => EVENT_TYPE_NAMES[type]).join(", ");
-    throw new ValidationError("INVALID_EVENT_TYPE", `${JSON.stringify(unknown)} is not an event type; they are ${known}.`);
-  }
-  return names.map((name) => subscribableTypeNamed(name)!);
+  const parsed = typeNameList.safeParse(list);
+  if (parsed.success) return parsed.data;
+  throw new ValidationError("INVALID_EVENT_TYPE", `--types ${parsed.error.issues[0]!.message}.`);
 }
 
 /** An endpoint as the CLI prints it: dotted type names, ISO times, absent fields left out. */

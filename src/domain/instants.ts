@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
 /**
@@ -19,3 +21,14 @@ export function isoInstant(text: string): Date | null {
   const date = new Date(text);
   return Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999 ? null : date;
 }
+
+/** Text that names an instant (isoInstant), trimmed, as a Date. */
+export const instantText = z
+  .string()
+  .trim()
+  .transform((text, ctx) => {
+    const date = isoInstant(text);
+    if (date) return date;
+    ctx.addIssue({ code: "custom", message: "must be an ISO 8601 date or date and time, in the years 1 to 9999" });
+    return z.NEVER;
+  });

@@ -195,6 +195,7 @@ export const webhookAttempts = new Table<WebhookAttempt>("webhook_attempt", {
   statusCode: nullable(int()),
   error: nullable(text()),
   responseExcerpt: nullable(text()),
+  endpointId: nullable(uuid()),
 });
 
 export const events = new Table<Event>("event", {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "../../src/db.js";
+import { db, Prisma } from "../../src/db.js";
 import { ENDPOINTS_PER_MERCHANT } from "../../src/domain/webhooks/endpoints.js";
 import { buildMerchant, buildPayerKey } from "../factories.js";
 import type { GraphQLAnswer } from "../fixtures.js";
@@ -75,12 +75,13 @@ describe("webhook endpoints in GraphQL", () => {
     const disabled = await call(apiKey, UPDATE, { input: { id: endpoint.id, enabled: false } });
     expect(disabled.body.data!.webhookEndpointUpdate).toMatchObject({ enabled: false, disabledReason: "disabled by its merchant" });
     expect(disabled.body.data!.webhookEndpointUpdate.disabledAt).toEqual(expect.any(String));
-    const enabled = await call(apiKey, UPDATE, { input: { id: endpoint.id, enabled: true, description: "" } });
+    // An empty note, as every optional text empty once trimmed, is not given: the note stays.
+    const enabled = await call(apiKey, UPDATE, { input: { id: endpoint.id, enabled: true, description: "  " } });
     expect(enabled.body.data!.webhookEndpointUpdate).toMatchObject({
       enabled: true,
       disabledReason: null,
       disabledAt: null,
-      description: null,
+      description: "ledger sync",
     });
 
     expect((await call(apiKey, DELETE, { id: endpoint.id })).body.data!.webhookEndpointDelete).toMatchObject({ id: endpoint.id });
@@ -106,8 +107,23 @@ describe("webhook endpoints in GraphQL", () => {
       const answer = await call(apiKey, CREATE, { input: { url: hook(), eventTypes: ["PAYMENT_COMPLETED"], ...input } });
       expect(answer.body.data?.webhookEndpointCreate, JSON.stringify(input)).toMatchObject({ code });
     }
+    // Each JSON type a field does not take answers that field's code.
+    for (const [input, code] of [
+      [{ url: 5 }, "INVALID_ENDPOINT_URL"],
+      [{ url: ["http://127.0.0.1/"] }, "INVALID_ENDPOINT_URL"],
+      [{ url: null }, "INVALID_ENDPOINT_URL"],
+      [{ eventTypes: 5 }, "INVALID_EVENT_TYPE"],
+      [{ eventTypes: ["payment.completed"] }, "INVALID_EVENT_TYPE"],
+      [{ eventTypes: [true] }, "INVALID_EVENT_TYPE"],
+      [{ description: true }, "INVALID_DESCRIPTION"],
+      [{ description: { text: "x" } }, "INVALID_DESCRIPTION"],
+    ] as const) {
+      const answer = await call(apiKey, CREATE, { input: { ...{ url: hook(), eventTypes: ["PAYMENT_COMPLETED"] }, ...input } });
+      expect(answer.status, JSON.stringify(input)).toBe(400);
+      expect(answer.body.errors?.[0]?.extensions?.code, JSON.stringify(input)).toBe(code);
+    }
     // Without WEBHOOK_ALLOW_PRIVATE_NETWORKS (the default), as for a notifyUrl.
-    for (const url of ["http://127.0.0.1:8080/h", "http://localhost/h", "http://10.1.2.3/h", "http://[::1]/h", "http://[::ffff:192.168.0.1]/h", "http://169.254.169.254/latest"]) {
+    for (const url of ["http://127.0.0.1:8080/h", "http://localhost/h", "http://localhost./h", "http://10.1.2.3/h", "http://[::1]/h", "http://[::ffff:192.168.0.1]/h", "http://169.254.169.254/latest"]) {
       const answer = await graphqlPost(apiKey, CREATE, { input: { url, eventTypes: ["PAYMENT_COMPLETED"] } });
       expect(answer.body.data?.webhookEndpointCreate, url).toMatchObject({ code: "INVALID_ENDPOINT_URL" });
     }
@@ -172,6 +188,18 @@ describe("webhook endpoints in GraphQL", () => {
     const endpoint = await created(apiKey);
     const answer = (await call(apiKey, PING, { id: endpoint.id })).body.data!.webhookEndpointPing;
     expect(answer).toMatchObject({ delivered: false, outcome: null, delivery: { type: "PING", state: "PENDING" } });
+  });
+
+  it("answer a registration retried under its key after a crash with the endpoint it made, and make no second", async () => {
+    const { apiKey, merchantId } = await buildMerchant();
+    const key = `create-${merchantId}`;
+    const input = { url: hook(), eventTypes: ["PAYMENT_COMPLETED"] };
+    const first = (await call(apiKey, CREATE, { input, key })).body.data!.webhookEndpointCreate;
+    // What a process that stopped after the commit leaves: the claim with the entity, and no outcome.
+    await db.idempotencyKey.updateMany({ where: { key }, data: { outcome: Prisma.DbNull } });
+    const retry = (await call(apiKey, CREATE, { input, key })).body.data!.webhookEndpointCreate;
+    expect(retry).toMatchObject({ __typename: "WebhookEndpoint", id: first.id });
+    expect(await endpointsOf(merchantId)).toHaveLength(1);
   });
 
   it("answer a recovery retried under the same key with its first count, and refuse another within the minute", async () => {

@@ -264,13 +264,12 @@ describe("webhook endpoints", () => {
       );
       expect(held).toHaveLength(1);
 
-      // While disabled, new events are held for it, not sent.
-      const calls = receiver.received.length;
-      await paid(merchant);
-      expect((await db.webhookEvent.findMany({ where: { endpointId: endpoint.id } })).map((row) => row.state)).toEqual([
-        "HELD",
-        "HELD",
-      ]);
+      // While disabled, new events are held for it, not sent; its health still shows its last attempt.
+      await Promise.all(Array.from({ length: 21 }, () => paid(merchant)));
+      const whileDisabled = await db.webhookEvent.findMany({ where: { endpointId: endpoint.id } });
+      expect(whileDisabled).toHaveLength(22);
+      expect(whileDisabled.every((row) => row.state === "HELD")).toBe(true);
+      expect(await endpointHealth(disabled, new Date())).toMatchObject({ lastOutcome: "FAILED" });
       await expect(recoverWebhookDeliveries(merchant.ctx, { endpointId: endpoint.id, since })).rejects.toMatchObject({
         code: "WEBHOOK_ENDPOINT_DISABLED",
       });
@@ -278,12 +277,13 @@ describe("webhook endpoints", () => {
       status = 200;
       const enabled = await updateWebhookEndpoint(merchant.ctx, { endpointId: endpoint.id, enabled: true }, loopback);
       expect(enabled).toMatchObject({ enabled: true, disabledReason: null, disabledAt: null, failingSince: null });
-      expect(receiver.received.length).toBe(calls);
-      expect(await recoverWebhookDeliveries(merchant.ctx, { endpointId: endpoint.id, since })).toMatchObject({ queued: 2 });
-      await until(
+      expect(await recoverWebhookDeliveries(merchant.ctx, { endpointId: endpoint.id, since })).toMatchObject({ queued: 22 });
+      const recovered = await until(
         () => db.webhookEvent.findMany({ where: { endpointId: endpoint.id } }),
         (rows) => rows.every((row) => row.state === "DELIVERED"),
       );
+      // Held deliveries go on with their schedule: a recovery does not cut them to one attempt.
+      expect(recovered.map((row) => row.attemptLimit)).toEqual(recovered.map(() => null));
       const after = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
       expect(after).toMatchObject({ enabled: true, failingSince: null });
       expect(await endpointHealth(after, new Date())).toMatchObject({ lastOutcome: "DELIVERED", failingSince: null });

@@ -55,8 +55,6 @@ CREATE INDEX "webhook_endpoint_merchant_id_created_at_idx" ON "webhook_endpoint"
 -- CreateIndex
 CREATE INDEX "webhook_event_endpoint_id_created_at_id_idx" ON "webhook_event"("endpoint_id", "created_at" DESC, "id" DESC);
 
--- CreateIndex
-CREATE INDEX "webhook_event_endpoint_id_updated_at_idx" ON "webhook_event"("endpoint_id", "updated_at");
 
 -- CreateIndex
 CREATE INDEX "webhook_event_event_id_idx" ON "webhook_event"("event_id");
@@ -76,3 +74,9 @@ ALTER TABLE "webhook_event" ADD CONSTRAINT "webhook_event_endpoint_id_fkey" FORE
 -- AddForeignKey
 ALTER TABLE "webhook_event" ADD CONSTRAINT "webhook_event_event_id_fkey" FOREIGN KEY ("event_id") REFERENCES "event"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
+
+-- An attempt names its delivery's endpoint (no foreign key: it goes with its delivery, which goes
+-- with its endpoint), so an endpoint's health reads its latest attempts by one index.
+ALTER TABLE "webhook_attempt" ADD COLUMN "endpoint_id" UUID;
+CREATE INDEX "webhook_attempt_endpoint_id_started_at_idx" ON "webhook_attempt"("endpoint_id", "started_at" DESC)
+  WHERE "endpoint_id" IS NOT NULL;

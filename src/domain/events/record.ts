@@ -6,7 +6,10 @@ import { WEBHOOK_CHANNEL } from "../webhooks/outbox.js";
  * when its change committed. `source` is a SELECT of (merchant_id, request_id, transaction_id, type,
  * payload, created_at); `call` gives SQL for the call's request id and traceparent, which the worker's
  * logs and traces carry. A disabled endpoint's delivery is written HELD: not sent, but a recovery
- * sends it. Name the deliveries CTE in `outboxNotified` so the worker hears of them on commit.
+ * sends it. The endpoints are read FOR KEY SHARE, the lock the deliveries' foreign key takes anyway,
+ * taken before the rows are written: one deleted meanwhile is skipped, not a foreign-key violation
+ * that would fail the payment. Name the deliveries CTE in `outboxNotified` so the worker hears of
+ * them on commit.
  */
 export function eventParts(source: string, call: { correlationId: string; traceparent: string }): string[] {
   return [
@@ -22,6 +25,7 @@ export function eventParts(source: string, call: { correlationId: string; tracep
               CASE WHEN ep.enabled THEN 'PENDING' ELSE 'HELD' END::"WebhookEventState",
               ${call.correlationId}, ${call.traceparent}, ev.created_at, ev.created_at, ev.created_at
        FROM new_events ev JOIN webhook_endpoint ep ON ep.merchant_id = ev.merchant_id AND ev.type = ANY (ep.event_types)
+       FOR KEY SHARE OF ep
        RETURNING id)`,
   ];
 }

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { EventType } from "../../generated/prisma/enums.js";
 
 /**
@@ -40,3 +41,14 @@ export const EVENT_OBJECT_CLAIM = {
   REQUEST_EXPIRED: "request",
   PING: "endpoint",
 } as const satisfies Record<EventType, string>;
+
+const SUBSCRIBABLE_NAMES = SUBSCRIBABLE_EVENT_TYPES.map((type) => EVENT_TYPE_NAMES[type]).join(", ");
+
+/** Comma-separated dotted names (REST's `types`, the CLI's `--types`), each trimmed, as their enum values. */
+export const typeNameList = z.string().transform((text, ctx) => {
+  const names = text.split(",").map((name) => name.trim());
+  const unknown = names.find((name) => !subscribableTypeNamed(name));
+  if (unknown === undefined) return names.map((name) => subscribableTypeNamed(name)!);
+  ctx.addIssue({ code: "custom", message: `names ${JSON.stringify(unknown)}, not one of ${SUBSCRIBABLE_NAMES}` });
+  return z.NEVER;
+});

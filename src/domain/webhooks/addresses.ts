@@ -52,7 +52,8 @@ export function isPublicAddress(address: string): boolean {
  * dialled: the worker refuses a name that resolves to such an address.
  */
 export function namesNonPublicAddress(url: URL): boolean {
-  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  // A name may end in the root's dot (`localhost.`), which names the same host.
+  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
   if (host === "localhost" || host.endsWith(".localhost")) return true;
   return isIP(host) !== 0 && !isPublicAddress(host);
 }

@@ -18,20 +18,16 @@ export interface EndpointHealth {
   failingSince: Date | null;
 }
 
-// A delivery with an attempt in the last day changed then (an attempt's end updates it), so the
-// endpoint's deliveries are read by (endpoint_id, updated_at) and only theirs. Its latest attempt
-// belongs to one of the deliveries that changed last.
+// An attempt names its endpoint, indexed (endpoint_id, started_at DESC): the last day's attempts and
+// the latest finished one are each a short range of that index.
 const ATTEMPTS = statement(
   `WITH day AS (
-     SELECT count(*) FILTER (WHERE a.outcome = 'DELIVERED')::int AS delivered,
-            count(*) FILTER (WHERE a.outcome <> 'IN_FLIGHT')::int AS finished
-     FROM webhook_event e JOIN webhook_attempt a ON a.event_id = e.id
-     WHERE e.endpoint_id = $1 AND e.updated_at >= $2::timestamp(3) AND a.started_at >= $2::timestamp(3)),
+     SELECT count(*) FILTER (WHERE outcome = 'DELIVERED')::int AS delivered,
+            count(*) FILTER (WHERE outcome <> 'IN_FLIGHT')::int AS finished
+     FROM webhook_attempt WHERE endpoint_id = $1 AND started_at >= $2::timestamp(3)),
    latest AS (
-     SELECT a.started_at, a.outcome
-     FROM (SELECT id FROM webhook_event WHERE endpoint_id = $1 ORDER BY updated_at DESC LIMIT 20) e
-     JOIN webhook_attempt a ON a.event_id = e.id
-     WHERE a.outcome <> 'IN_FLIGHT' ORDER BY a.started_at DESC LIMIT 1)
+     SELECT started_at, outcome FROM webhook_attempt
+     WHERE endpoint_id = $1 AND outcome <> 'IN_FLIGHT' ORDER BY started_at DESC LIMIT 1)
    SELECT day.delivered, day.finished, latest.started_at AS "lastAttemptAt", latest.outcome AS "lastOutcome"
    FROM day LEFT JOIN latest ON true`,
   {

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { inTransaction, pool, toUtcText as utc } from "../../db.js";
+import { randomUUID } from "node:crypto";
+import { inTransaction, pool, StatementParams, toUtcText as utc } from "../../db.js";
 import type { WebhookEndpoint } from "../../generated/prisma/client.js";
 import { bigint, uuid } from "../../sql/columns.js";
-import { queryRow, queryRows, statement } from "../../sql/statements.js";
+import { queryRow, queryRows, rowShape, statement } from "../../sql/statements.js";
 import { webhookEndpoints } from "../../sql/tables.js";
 import { notFound } from "../auth.js";
 import type { DomainContext } from "../context.js";
@@ -10,6 +11,7 @@ import { ForbiddenError, ValidationError } from "../errors.js";
 import { SUBSCRIBABLE_EVENT_TYPES } from "../events/types.js";
 import { httpUrl, id, optional, parseInput, text } from "../validation.js";
 import { namesNonPublicAddress } from "./addresses.js";
+import { HOLD } from "./hold.js";
 import type { DestinationRules } from "./call-settings.js";
 import { endpointOwner, type EndpointScope } from "./endpoint-owner.js";
 
@@ -31,8 +33,7 @@ export const updateEndpointInput = z.object({
   endpointId: id,
   url: optional(endpointFields.url),
   eventTypes: optional(eventTypes),
-  // Empty clears the note.
-  description: z.union([z.literal(""), endpointFields.description]).optional(),
+  description: endpointFields.description,
   enabled: optional(z.boolean()),
 });
 export const endpointIdInput = z.object({ endpointId: id });
@@ -59,16 +60,25 @@ function assertDestination(url: string | undefined, rules: DestinationRules): vo
   );
 }
 
-const LOCK_MERCHANT = statement("SELECT id FROM merchant WHERE id = $1 FOR UPDATE", { id: uuid() });
+// NO KEY UPDATE: a lock two creations wait for, but not the merchant's payments (their foreign keys' KEY SHARE).
+const LOCK_MERCHANT = statement("SELECT id FROM merchant WHERE id = $1 FOR NO KEY UPDATE", { id: uuid() });
 const COUNT_ENDPOINTS = statement("SELECT count(*) AS count FROM webhook_endpoint WHERE merchant_id = $1", { count: bigint() });
-const INSERT_ENDPOINT = statement(
-  `INSERT INTO webhook_endpoint (id, merchant_id, url, event_types, description, enabled, disabled_reason, disabled_at,
-                                 created_at, updated_at)
-   VALUES (gen_random_uuid(), $1, $2, $3::"EventType"[], $4, $5, CASE WHEN $5 THEN NULL ELSE 'disabled when created' END,
-           CASE WHEN $5 THEN NULL ELSE $6::timestamp(3) END, $6, $6)
-   RETURNING ${webhookEndpoints.json("webhook_endpoint")} AS endpoint`,
-  { endpoint: webhookEndpoints },
-);
+const insertedRow = rowShape({ endpoint: webhookEndpoints });
+
+/** The endpoint's row, and with an idempotency key the record of it on the key, in one statement. */
+function insertEndpoint(ctx: DomainContext, endpoint: Pick<WebhookEndpoint, "id" | "merchantId" | "url" | "eventTypes" | "description" | "enabled">, now: Date) {
+  const p = new StatementParams();
+  const record = ctx.writeIdempotencyRecord?.(p, endpoint.id);
+  const at = `${p.add(utc(now))}::timestamp(3)`;
+  const text = `${record ? `WITH ${record} ` : ""}
+    INSERT INTO webhook_endpoint (id, merchant_id, url, event_types, description, enabled, disabled_reason, disabled_at,
+                                  created_at, updated_at)
+    VALUES (${p.add(endpoint.id)}::uuid, ${p.add(endpoint.merchantId)}::uuid, ${p.add(endpoint.url)},
+            ${p.add(endpoint.eventTypes)}::"EventType"[], ${p.add(endpoint.description)}, ${p.add(endpoint.enabled)},
+            ${endpoint.enabled ? "NULL" : "'disabled when created'"}, ${endpoint.enabled ? "NULL" : at}, ${at}, ${at})
+    RETURNING ${webhookEndpoints.json("webhook_endpoint")} AS endpoint`;
+  return { text, shape: insertedRow, values: p.values };
+}
 
 /**
  * Registers an endpoint of the calling merchant (an operator names the merchant). Every later event
@@ -83,7 +93,6 @@ export async function createWebhookEndpoint(
   const { merchantId } = endpointOwner(ctx, given.merchantId);
   if (!merchantId) throw new ValidationError("INVALID_MERCHANT_ID", "merchantId is required.");
   assertDestination(given.url, rules);
-  const now = utc(ctx.now());
   return inTransaction(async (sql) => {
     // The merchant's row is locked before its endpoints are counted (by a statement of its own, which
     // sees what a creation that held the lock committed), so two creations cannot both take the last place.
@@ -91,10 +100,21 @@ export async function createWebhookEndpoint(
     const { count } = (await queryRow(sql, COUNT_ENDPOINTS, [merchantId]))!;
     if (count >= BigInt(ENDPOINTS_PER_MERCHANT))
       throw new ForbiddenError("WEBHOOK_ENDPOINT_LIMIT_REACHED", `A merchant may have at most ${ENDPOINTS_PER_MERCHANT} webhook endpoints.`);
-    const enabled = given.enabled ?? true;
-    const row = await queryRow(sql, INSERT_ENDPOINT, [merchantId, given.url, given.eventTypes, given.description ?? null, enabled, now]);
-    ctx.logger.info({ endpointId: row!.endpoint.id, merchantId }, "webhook endpoint created");
-    return row!.endpoint;
+    const { text, shape, values } = insertEndpoint(
+      ctx,
+      {
+        id: randomUUID(),
+        merchantId,
+        url: given.url,
+        eventTypes: given.eventTypes,
+        description: given.description ?? null,
+        enabled: given.enabled ?? true,
+      },
+      ctx.now(),
+    );
+    const { endpoint } = (await queryRow(sql, { text, shape }, values))!;
+    ctx.logger.info({ endpointId: endpoint.id, merchantId }, "webhook endpoint created");
+    return endpoint;
   });
 }
 
@@ -123,7 +143,7 @@ export async function getWebhookEndpoint(ctx: DomainContext, input: { endpointId
   return findEndpoint(endpointOwner(ctx), endpointId);
 }
 
-export async function findEndpoint(scope: EndpointScope, endpointId: string): Promise<WebhookEndpoint> {
+async function findEndpoint(scope: EndpointScope, endpointId: string): Promise<WebhookEndpoint> {
   const row = await queryRow(pool, FIND_ENDPOINT, [endpointId, scope.merchantId ?? null]);
   if (!row) throw notFound("WEBHOOK_ENDPOINT_NOT_FOUND");
   return row.endpoint;
@@ -139,7 +159,7 @@ const UPDATE_ENDPOINT = statement(
      UPDATE webhook_endpoint ep SET
        url = COALESCE($3, ep.url),
        event_types = COALESCE($4::"EventType"[], ep.event_types),
-       description = CASE WHEN $5::boolean THEN NULLIF($6, '') ELSE ep.description END,
+       description = CASE WHEN $5::boolean THEN $6 ELSE ep.description END,
        enabled = COALESCE($7, ep.enabled),
        disabled_at = CASE WHEN $7 = false AND ep.enabled THEN $8::timestamp(3) WHEN $7 THEN NULL ELSE ep.disabled_at END,
        disabled_reason = CASE WHEN $7 = false AND ep.enabled THEN $9 WHEN $7 THEN NULL ELSE ep.disabled_reason END,
@@ -148,8 +168,7 @@ const UPDATE_ENDPOINT = statement(
      WHERE ep.id = $1 AND ($2::uuid IS NULL OR ep.merchant_id = $2)
      RETURNING ep.*),
    held AS (
-     UPDATE webhook_event e SET state = 'HELD', enqueued_at = NULL, last_error = 'its endpoint is disabled',
-       updated_at = $8::timestamp(3)
+     UPDATE webhook_event e SET ${HOLD}, updated_at = $8::timestamp(3)
      FROM updated u
      WHERE NOT u.enabled AND e.endpoint_id = u.id AND e.state = 'PENDING' AND e.type <> 'PING'
        AND (e.lease_until IS NULL OR e.lease_until <= $8::timestamp(3)))

@@ -18,7 +18,8 @@ import { endpointIdInput } from "./endpoints.js";
  */
 const SEND_PING = statement(
   `WITH ep AS (
-     SELECT id, merchant_id, url FROM webhook_endpoint WHERE id = $1 AND ($2::uuid IS NULL OR merchant_id = $2)),
+     SELECT id, merchant_id, url FROM webhook_endpoint WHERE id = $1 AND ($2::uuid IS NULL OR merchant_id = $2)
+     FOR KEY SHARE),
    ping AS (
      INSERT INTO webhook_event (id, merchant_id, endpoint_id, type, url, payload, attempt_limit, correlation_id,
                                 next_attempt_at, created_at, updated_at)
@@ -65,7 +66,10 @@ export async function pingWebhookEndpoint(
 /** Reads the delivery until its attempt is finished or the deadline passes, checking less often as it waits. */
 async function awaitAttempt(deliveryId: string, deadline: number): Promise<PingOutcome> {
   for (let pause = 20; ; pause = Math.min(pause * 2, 250)) {
-    const { delivery, attempt } = (await queryRow(pool, PING_OUTCOME, [deliveryId]))!;
+    const row = await queryRow(pool, PING_OUTCOME, [deliveryId]);
+    // Gone with its endpoint, deleted while the test event waited.
+    if (!row) throw notFound("WEBHOOK_ENDPOINT_NOT_FOUND");
+    const { delivery, attempt } = row;
     const finished = attempt !== null && attempt.outcome !== "IN_FLIGHT";
     if (finished) return { delivery, attempt };
     if (Date.now() + pause > deadline) return { delivery, attempt: null };

@@ -7,14 +7,14 @@ import { notFound } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { RateLimitedError, StateConflictError } from "../errors.js";
 import { outboxNotified } from "../events/record.js";
+import { instantText } from "../instants.js";
 import { id, parseInput } from "../validation.js";
 import { endpointOwner } from "./endpoint-owner.js";
 
 /** One recovery per endpoint in this long: each may queue thousands of deliveries. */
 export const RECOVERY_INTERVAL_MS = 60_000;
 
-const instant = z.union([z.date(), z.iso.datetime({ offset: true }).transform((text) => new Date(text))]);
-export const recoverInput = z.object({ endpointId: id, since: instant });
+export const recoverInput = z.object({ endpointId: id, since: z.union([z.date(), instantText]) });
 export type RecoverInput = z.input<typeof recoverInput>;
 
 export interface Recovery {
@@ -25,21 +25,22 @@ export interface Recovery {
 
 const LOCK_ENDPOINT = statement(
   `SELECT ep.enabled, ep.recovered_at AS "recoveredAt" FROM webhook_endpoint ep
-   WHERE ep.id = $1 AND ($2::uuid IS NULL OR ep.merchant_id = $2) FOR UPDATE`,
+   WHERE ep.id = $1 AND ($2::uuid IS NULL OR ep.merchant_id = $2) FOR NO KEY UPDATE`,
   { enabled: boolean(), recoveredAt: webhookEndpoints.columns.recoveredAt },
 );
 
 /**
  * The endpoint's deliveries since a time that were not delivered, due now: those that gave up
- * (EXHAUSTED, REFUSED) or were held (HELD) get exactly one more attempt, as a redelivery does;
- * those still retrying (PENDING after a failed attempt, not in flight) are brought forward and keep
- * their schedule. Test events are not recovered. Announced to the worker on commit.
+ * (EXHAUSTED, REFUSED) get exactly one more attempt, as a redelivery does; those held while the
+ * endpoint was disabled (HELD) go on with the attempts their schedule had left; those still retrying
+ * (PENDING after a failed attempt, not in flight) are brought forward and keep their schedule. Test
+ * events are not recovered. Announced to the worker on commit.
  */
 const RECOVER_DELIVERIES = statement(
   `WITH recovered AS (
      UPDATE webhook_event e SET state = 'PENDING', next_attempt_at = $3::timestamp(3), enqueued_at = NULL,
        updated_at = $3::timestamp(3),
-       attempt_limit = CASE WHEN e.state = 'PENDING' THEN e.attempt_limit ELSE e.attempts + 1 END
+       attempt_limit = CASE WHEN e.state IN ('PENDING', 'HELD') THEN e.attempt_limit ELSE e.attempts + 1 END
      WHERE e.endpoint_id = $1 AND e.created_at >= $2::timestamp(3) AND e.type <> 'PING'
        AND (e.state IN ('EXHAUSTED', 'REFUSED', 'HELD')
             OR (e.state = 'PENDING' AND e.attempts > 0 AND (e.lease_until IS NULL OR e.lease_until <= $3::timestamp(3))))

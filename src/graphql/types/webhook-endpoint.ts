@@ -12,6 +12,7 @@ import { lastRecovery, recoverInput, recoverWebhookDeliveries, type Recovery } f
 import { runIdempotently } from "../../transport/idempotency.js";
 import { builder } from "../builder.js";
 import { idempotentMutation } from "../idempotent.js";
+import { parameterCodes } from "../strict-variables.js";
 import { EventTypeEnum } from "./event-type.js";
 import { WebhookAttemptOutcomeEnum, WebhookEventStateEnum } from "./webhook-event.js";
 
@@ -126,8 +127,16 @@ const WebhookRecovery = builder.objectRef<Recovery>("WebhookRecovery").implement
   }),
 });
 
+/** The code a wrong value of each field answers (GraphQL variables of any JSON type too). */
+const ENDPOINT_FIELD_CODES = {
+  url: "INVALID_ENDPOINT_URL",
+  eventTypes: "INVALID_EVENT_TYPE",
+  description: "INVALID_DESCRIPTION",
+} as const;
+
 const WebhookEndpointCreateInput = builder.inputType("WebhookEndpointCreateInput", {
   description: "A webhook endpoint to register.",
+  extensions: parameterCodes(ENDPOINT_FIELD_CODES),
   fields: (t) => ({
     url: t.string({ required: true, description: "An http or https URL, on a public address." }),
     eventTypes: t.field({ type: [EventTypeEnum], required: true, description: "The types it receives (not PING)." }),
@@ -138,11 +147,12 @@ const WebhookEndpointCreateInput = builder.inputType("WebhookEndpointCreateInput
 
 const WebhookEndpointUpdateInput = builder.inputType("WebhookEndpointUpdateInput", {
   description: "What changes of an endpoint; fields not given stay.",
+  extensions: parameterCodes(ENDPOINT_FIELD_CODES),
   fields: (t) => ({
     id: t.id({ required: true, description: "The endpoint." }),
     url: t.string({ description: "A new URL: later attempts, pending ones too, go there." }),
     eventTypes: t.field({ type: [EventTypeEnum], description: "The types it receives from now on." }),
-    description: t.string({ description: "A new note; empty clears it." }),
+    description: t.string({ description: "A new note." }),
     enabled: t.boolean({ description: "False disables it (its waiting deliveries are held); true enables it again." }),
   }),
 });
