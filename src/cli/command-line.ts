@@ -125,6 +125,8 @@ function checkEndpointUpdate(values: Record<string, string | boolean | undefined
   if (values["enable"] && values["disable"])
     throw new UsageError(`endpoint update takes --enable or --disable, not both. ${usage}`);
   const changes = ["url", "types", "description", "enable", "disable"];
-  if (!changes.some((option) => values[option] !== undefined && values[option] !== false))
+  // Blank text, as everywhere, is not given.
+  const given = (value: string | boolean | undefined) => (typeof value === "string" ? value.trim() !== "" : value === true);
+  if (!changes.some((option) => given(values[option])))
     throw new UsageError(`endpoint update takes at least one of --url, --types, --description, --enable, --disable. ${usage}`);
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { db, Prisma } from "../../src/db.js";
 import { ENDPOINTS_PER_MERCHANT } from "../../src/domain/webhooks/endpoints.js";
-import { buildMerchant, buildPayerKey } from "../factories.js";
+import { payRequest } from "../../src/domain/requests/pay.js";
+import { buildMerchant, buildPayerKey, buildRequest, payer } from "../factories.js";
 import type { GraphQLAnswer } from "../fixtures.js";
 import { graphqlPost } from "../fixtures.js";
 import { createTestApp } from "../test-app.js";
@@ -183,7 +184,7 @@ describe("webhook endpoints in GraphQL", () => {
     expect(small.body.data!.a0).toEqual([]);
   });
 
-  it("answer a test event the worker has not made in time as not yet attempted, and still send it", async () => {
+  it("answer a test event the worker has not made in time as not yet attempted, leaving it pending", async () => {
     const { apiKey } = await buildMerchant();
     const endpoint = await created(apiKey);
     const answer = (await call(apiKey, PING, { id: endpoint.id })).body.data!.webhookEndpointPing;
@@ -203,13 +204,22 @@ describe("webhook endpoints in GraphQL", () => {
   });
 
   it("answer a recovery retried under the same key with its first count, and refuse another within the minute", async () => {
-    const { apiKey } = await buildMerchant();
-    const endpoint = await created(apiKey);
+    const merchant = await buildMerchant();
+    const { apiKey } = merchant;
+    const endpoint = await created(apiKey, { enabled: false });
+    // A payment while it is disabled: its delivery is held, for a recovery to send.
+    const { request } = await buildRequest({ merchant });
+    await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
+    await call(apiKey, UPDATE, { input: { id: endpoint.id, enabled: true } });
     const input = { id: endpoint.id, since: new Date(Date.now() - 3_600_000).toISOString() };
     const first = (await call(apiKey, RECOVER, { input, key: "recover-1" })).body.data!.webhookEndpointRecover;
-    expect(first).toEqual({ __typename: "WebhookRecovery", endpointId: endpoint.id, queued: 0 });
+    expect(first).toEqual({ __typename: "WebhookRecovery", endpointId: endpoint.id, queued: 1 });
+    const queued = await db.webhookEvent.findFirstOrThrow({ where: { endpointId: endpoint.id } });
+    expect(queued.state).toBe("PENDING");
     const retried = (await call(apiKey, RECOVER, { input, key: "recover-1" })).body.data!.webhookEndpointRecover;
     expect(retried).toEqual(first);
+    // The retry queued nothing more: the delivery is as the first call left it.
+    expect(await db.webhookEvent.findFirstOrThrow({ where: { endpointId: endpoint.id } })).toEqual(queued);
     const other = (await call(apiKey, RECOVER, { input, key: "recover-2" })).body.data!.webhookEndpointRecover;
     expect(other).toMatchObject({ __typename: "RateLimitedError", code: "RATE_LIMIT_EXCEEDED" });
     expect(other.retryAfterSeconds).toBeGreaterThan(50);
