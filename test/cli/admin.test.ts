@@ -1,4 +1,3 @@
-import { built } from "../built.js";
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { promisify } from "node:util";
@@ -12,6 +11,7 @@ import { expectCode } from "../expect-error.js";
 import { buildMerchant, buildRequest } from "../factories.js";
 import { holdingSigningKeys } from "../signing-key-lock.js";
 import { ownDatabase, projectCopy } from "../start/project-copy.js";
+import { adminWith } from "./run-admin.js";
 
 const run = promisify(execFile);
 
@@ -24,19 +24,6 @@ function currentSigningKidChanged() {
 /** Runs `npm run admin -- …` as an operator would, against the test database. */
 async function admin(...args: string[]) {
   return adminWith({}, ...args);
-}
-
-/** `admin`, with these settings in its environment beside the test's. */
-async function adminWith(settings: NodeJS.ProcessEnv, ...args: string[]) {
-  try {
-    const { stdout } = await run(process.execPath, [...built("src/cli/admin.ts"), ...args], {
-      env: { ...process.env, ...settings },
-    });
-    return { code: 0, stdout };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
 }
 
 describe("admin CLI", () => {

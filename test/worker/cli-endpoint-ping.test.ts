@@ -3,26 +3,13 @@
  * by the worker, and the CLI prints the attempt's outcome. Here, not in test/cli/admin.test.ts,
  * because a worker delivers everything in its database, and this file has one of its own.
  */
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { createWebhookEndpoint } from "../../src/domain/webhooks/endpoints.js";
-import { built } from "../built.js";
+import { adminWith } from "../cli/run-admin.js";
 import { buildMerchant } from "../factories.js";
 import { startReceiver, verifyNotifications, withWorker, workerConfig } from "./harness.js";
 
-const run = promisify(execFile);
-
-async function admin(...args: string[]) {
-  const env = { ...process.env, WEBHOOK_TIMEOUT: "2s" };
-  try {
-    const { stdout } = await run(process.execPath, [...built("src/cli/admin.ts"), ...args], { env });
-    return { code: 0, stdout };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const admin = (...args: string[]) => adminWith({ WEBHOOK_TIMEOUT: "2s" }, ...args);
 
 describe("admin CLI endpoint ping", () => {
   it("sends a signed test event through the worker and prints its outcome, exiting 1 unless delivered", async () => {
