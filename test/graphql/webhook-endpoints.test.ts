@@ -33,6 +33,7 @@ const PING = `mutation ($id: ID!) { webhookEndpointPing(id: $id) { ${RESULT("...
 const RECOVER = `mutation ($input: WebhookEndpointRecoverInput!, $key: String) {
   webhookEndpointRecover(input: $input, idempotencyKey: $key) {
     ${RESULT("... on WebhookRecovery { endpointId queued } ... on RateLimitedError { retryAfterSeconds }")} } }`;
+const REDELIVER = `mutation ($id: ID!) { webhookDeliveryRedeliver(id: $id) { ${RESULT("... on WebhookDelivery { id state }")} } }`;
 const LIST = `{ webhookEndpoints { ${ENDPOINT} health { lastOutcome attemptsLastDay successShareLastDay failingSince } deliveries { id } } }`;
 const ONE = `query ($id: ID!) { webhookEndpoint(id: $id) { ${ENDPOINT} } }`;
 
@@ -148,6 +149,9 @@ describe("webhook endpoints in GraphQL", () => {
     const [a, b] = await Promise.all([buildMerchant(), buildMerchant()]);
     const endpoint = await created(a.apiKey);
     const id = endpoint.id as string;
+    const { request } = await buildRequest({ merchant: a });
+    await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
+    const delivery = await db.webhookEvent.findFirstOrThrow({ where: { endpointId: id } });
 
     expect((await call(b.apiKey, LIST)).body.data!.webhookEndpoints).toEqual([]);
     expect((await call(b.apiKey, ONE, { id })).body.errors![0]!.extensions!.code).toBe("WEBHOOK_ENDPOINT_NOT_FOUND");
@@ -156,10 +160,11 @@ describe("webhook endpoints in GraphQL", () => {
       [DELETE, { id }, "webhookEndpointDelete"],
       [PING, { id }, "webhookEndpointPing"],
       [RECOVER, { input: { id, since: new Date(0).toISOString() } }, "webhookEndpointRecover"],
+      [REDELIVER, { id: delivery.id }, "webhookDeliveryRedeliver"],
     ] as const;
     for (const [document, variables, field] of touches) {
       expect((await call(b.apiKey, document, variables)).body.data![field], field).toMatchObject({
-        code: "WEBHOOK_ENDPOINT_NOT_FOUND",
+        code: field === "webhookDeliveryRedeliver" ? "WEBHOOK_EVENT_NOT_FOUND" : "WEBHOOK_ENDPOINT_NOT_FOUND",
       });
     }
     const payerKey = await buildPayerKey();
@@ -169,7 +174,7 @@ describe("webhook endpoints in GraphQL", () => {
     expect((await call(payerKey, CREATE, { input: { url: hook(), eventTypes: ["PAYMENT_COMPLETED"] } })).body.data!.webhookEndpointCreate).toMatchObject({ code: "FORBIDDEN" });
 
     expect(await endpointsOf(a.merchantId)).toMatchObject([{ id, url: hook(), enabled: true }]);
-    expect(await db.webhookEvent.count({ where: { endpointId: id } })).toBe(0);
+    expect(await db.webhookEvent.findMany({ where: { endpointId: id } })).toEqual([delivery]);
   });
 
   it("price an endpoint's delivery log by the page it asks for", async () => {

@@ -10,6 +10,7 @@ import { createWebhookEndpoint, updateWebhookEndpoint } from "../../src/domain/w
 import { endpointHealth } from "../../src/domain/webhooks/endpoint-health.js";
 import { pingWebhookEndpoint } from "../../src/domain/webhooks/ping.js";
 import { recoverWebhookDeliveries } from "../../src/domain/webhooks/recover.js";
+import { redeliverEndpointDelivery } from "../../src/domain/webhooks/redeliver.js";
 import { buildMerchant, buildRequest, payer, type TestMerchant } from "../factories.js";
 import { keptLog, startReceiver, until, verifyNotifications, withWorker, workerConfig, type Received } from "./harness.js";
 
@@ -175,6 +176,42 @@ describe("webhook endpoints", () => {
       });
     });
     await receiver.close();
+  });
+
+  it("send one given-up delivery again on request, to its own merchant only and while its endpoint is enabled", async () => {
+    let down = true;
+    const [receiver, notifyUrl] = await Promise.all([startReceiver(() => ({ status: down ? 503 : 200 })), startReceiver()]);
+    const [merchant, other] = await Promise.all([buildMerchant(), buildMerchant()]);
+    const endpoint = await endpointFor(merchant, receiver.url, ["PAYMENT_COMPLETED"]);
+    await withWorker(workerConfig({ retryDelaysMs: [30] }), async () => {
+      const { request } = await paid(merchant, notifyUrl.url);
+      const [exhausted] = await until(
+        () => db.webhookEvent.findMany({ where: { endpointId: endpoint.id } }),
+        (rows) => rows.length === 1 && rows[0]!.state === "EXHAUSTED",
+      );
+      const notification = await db.webhookEvent.findFirstOrThrow({ where: { requestId: request.id, endpointId: null } });
+      for (const [ctx, deliveryId] of [
+        [other.ctx, exhausted!.id],
+        [merchant.ctx, notification.id],
+      ] as const)
+        await expect(redeliverEndpointDelivery(ctx, { deliveryId })).rejects.toMatchObject({ code: "WEBHOOK_EVENT_NOT_FOUND" });
+      await updateWebhookEndpoint(merchant.ctx, { endpointId: endpoint.id, enabled: false }, loopback);
+      await expect(redeliverEndpointDelivery(merchant.ctx, { deliveryId: exhausted!.id })).rejects.toMatchObject({
+        code: "WEBHOOK_ENDPOINT_DISABLED",
+      });
+      await updateWebhookEndpoint(merchant.ctx, { endpointId: endpoint.id, enabled: true }, loopback);
+
+      down = false;
+      const calls = receiver.received.length;
+      expect(await redeliverEndpointDelivery(merchant.ctx, { deliveryId: exhausted!.id })).toMatchObject({ state: "PENDING" });
+      const delivered = await until(
+        () => db.webhookEvent.findUniqueOrThrow({ where: { id: exhausted!.id } }),
+        (row) => row.state === "DELIVERED",
+      );
+      expect(delivered).toMatchObject({ attempts: 3, attemptLimit: 3 });
+      expect(receiver.received.slice(calls).map((r) => decodeJwt(r.token).jti)).toEqual([exhausted!.eventId]);
+    });
+    await Promise.all([receiver.close(), notifyUrl.close()]);
   });
 
   it("record every attempt of a burst to several endpoints that fail and recover", async () => {

@@ -9,6 +9,7 @@ import {
 } from "../../domain/webhooks/endpoints.js";
 import { pingWebhookEndpoint } from "../../domain/webhooks/ping.js";
 import { lastRecovery, recoverInput, recoverWebhookDeliveries, type Recovery } from "../../domain/webhooks/recover.js";
+import { redeliverEndpointDelivery } from "../../domain/webhooks/redeliver.js";
 import { runIdempotently } from "../../transport/idempotency.js";
 import { builder } from "../builder.js";
 import { idempotentMutation } from "../idempotent.js";
@@ -209,6 +210,15 @@ builder.mutationFields((t) => {
       args: { id: t.arg.id({ required: true, description: "The endpoint." }) },
       errors: {},
       resolve: async (_root, args, ctx) => deleteWebhookEndpoint(await ctx.domain(), { endpointId: args.id }),
+    }),
+    webhookDeliveryRedeliver: t.field({
+      type: WebhookDelivery,
+      description:
+        "Attempt one delivery to an endpoint again now: the same token, the event's id as jti. " +
+        "A given-up delivery gets one more attempt; its endpoint must be enabled.",
+      args: { id: t.arg.id({ required: true, description: "The delivery (from an endpoint's deliveries)." }) },
+      errors: {},
+      resolve: async (_root, args, ctx) => redeliverEndpointDelivery(await ctx.domain(), { deliveryId: args.id }),
     }),
     webhookEndpointPing: t.field({
       type: WebhookTestResult,
