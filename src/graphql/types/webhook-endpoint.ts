@@ -15,7 +15,7 @@ import { builder } from "../builder.js";
 import { idempotentMutation } from "../idempotent.js";
 import { parameterCodes } from "../strict-variables.js";
 import { EventTypeEnum } from "./event-type.js";
-import { WebhookAttemptOutcomeEnum, WebhookEventStateEnum } from "./webhook-event.js";
+import { WebhookAttemptOutcomeEnum, WebhookEventStateEnum, WebhookOutboxEntry } from "./webhook-event.js";
 
 const WebhookEndpointHealth = builder
   .objectRef<Awaited<ReturnType<typeof endpointHealth>>>("WebhookEndpointHealth")
@@ -45,6 +45,7 @@ const WebhookEndpointHealth = builder
 export const WebhookDelivery = builder.prismaObject("WebhookEvent", {
   variant: "WebhookDelivery",
   description: "One event's delivery to an endpoint (or a test event), with its attempts.",
+  interfaces: [WebhookOutboxEntry],
   fields: (t) => ({
     id: t.exposeID("id", { description: "The delivery's id (a test event's token carries it as jti)." }),
     type: t.field({
@@ -54,13 +55,6 @@ export const WebhookDelivery = builder.prismaObject("WebhookEvent", {
       resolve: (delivery) => delivery.type!,
     }),
     eventId: t.exposeID("eventId", { nullable: true, description: "The event delivered (its token's jti); null for a test event." }),
-    url: t.exposeString("url", { description: "Where its latest attempt went." }),
-    state: t.field({ type: WebhookEventStateEnum, description: "Delivery state.", resolve: (delivery) => delivery.state }),
-    attemptCount: t.exposeInt("attempts", { description: "Attempts made so far." }),
-    nextAttemptAt: t.expose("nextAttemptAt", { type: "DateTime", description: "When a pending delivery is next attempted." }),
-    deliveredAt: t.expose("deliveredAt", { type: "DateTime", nullable: true, description: "When the endpoint accepted it." }),
-    lastError: t.exposeString("lastError", { nullable: true, description: "The latest failure." }),
-    attempts: t.relation("deliveryAttempts", { description: "Every attempt, first first.", query: { orderBy: { number: "asc" } } }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the event happened." }),
   }),
 });

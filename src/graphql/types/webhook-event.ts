@@ -39,21 +39,31 @@ builder.prismaObject("WebhookAttempt", {
   }),
 });
 
-export const WebhookEvent = builder.prismaObject("WebhookEvent", {
-  description: "A notification of a completed transaction to the request's notifyUrl.",
+/**
+ * What every delivery in the outbox shows, a notification to a notifyUrl (WebhookEvent) as a
+ * delivery to an endpoint (WebhookDelivery): where it goes, its state and its attempts.
+ */
+export const WebhookOutboxEntry = builder.prismaInterface("WebhookEvent", {
+  variant: "WebhookOutboxEntry",
+  description: "One token's delivery, with its attempts: a notification to a notifyUrl, or a delivery to an endpoint.",
   fields: (t) => ({
-    id: t.exposeID("id", { description: "The event id, also the token's jti." }),
-    url: t.exposeString("url", { description: "Where it is delivered." }),
+    url: t.exposeString("url", { description: "Where it is delivered (its latest attempt went)." }),
     state: t.field({ type: WebhookEventStateEnum, description: "Delivery state.", resolve: (e) => e.state }),
     attemptCount: t.exposeInt("attempts", { description: "Attempts made so far." }),
-    nextAttemptAt: t.expose("nextAttemptAt", { type: "DateTime", description: "When a pending event is next attempted." }),
-    deliveredAt: t.expose("deliveredAt", { type: "DateTime", nullable: true, description: "When the webhook accepted it." }),
+    nextAttemptAt: t.expose("nextAttemptAt", { type: "DateTime", description: "When a pending one is next attempted." }),
+    deliveredAt: t.expose("deliveredAt", { type: "DateTime", nullable: true, description: "When the receiver accepted it." }),
     lastError: t.exposeString("lastError", { nullable: true, description: "The latest failure." }),
+    attempts: t.relation("deliveryAttempts", { description: "Every attempt, first first.", query: { orderBy: { number: "asc" } } }),
+  }),
+  resolveType: (entry) => (entry.endpointId === null ? "WebhookEvent" : "WebhookDelivery"),
+});
+
+export const WebhookEvent = builder.prismaObject("WebhookEvent", {
+  description: "A notification of a completed transaction to the request's notifyUrl.",
+  interfaces: [WebhookOutboxEntry],
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "The event id, also the token's jti." }),
     transaction: t.relation("transaction", { description: "The transaction announced.", onNull: "error" }),
-    attempts: t.relation("deliveryAttempts", {
-      description: "Every attempt, first first.",
-      query: { orderBy: { number: "asc" } },
-    }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the transaction completed." }),
   }),
 });
