@@ -7,7 +7,7 @@ export interface EndpointScope {
 }
 
 /**
- * The scope of a call on webhook endpoints and events. A merchant key reaches only its own
+ * The scope of a call on webhook endpoints and their deliveries. A merchant key reaches only its own
  * merchant's (naming another is MERCHANT_NOT_FOUND, as for any other merchant's data); the
  * operator CLI reaches any; a payer key none.
  */
