@@ -1,6 +1,6 @@
 import DataLoader from "dataloader";
 import { inTransaction, pool, toUtcText as utc } from "../src/db.js";
-import { HOLD } from "../src/domain/webhooks/hold.js";
+import { HOLD } from "../src/domain/webhooks/delivery-states.js";
 import { boolean, int } from "../src/sql/columns.js";
 import { queryRow, queryRows, statement } from "../src/sql/statements.js";
 import { webhookAttempts, webhookEvents } from "../src/sql/tables.js";

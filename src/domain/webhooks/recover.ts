@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { inTransaction, pool, StatementParams, toUtcText as utc } from "../../db.js";
+import { inTransaction, pool, StatementParams, toUtcText as utc, type Sql } from "../../db.js";
 import { boolean, int } from "../../sql/columns.js";
 import { queryRow, rowShape, statement } from "../../sql/statements.js";
 import { webhookEndpoints } from "../../sql/tables.js";
@@ -9,6 +9,7 @@ import { RateLimitedError, StateConflictError } from "../errors.js";
 import { outboxNotified } from "../events/record.js";
 import { instantText } from "../instants.js";
 import { id, parseInput } from "../validation.js";
+import { sendAgainAt } from "./delivery-states.js";
 import { endpointOwner } from "./endpoint-owner.js";
 
 /** One recovery per endpoint in this long: each may queue thousands of deliveries. */
@@ -38,9 +39,7 @@ const LOCK_ENDPOINT = statement(
  */
 const RECOVER_DELIVERIES = statement(
   `WITH recovered AS (
-     UPDATE webhook_event e SET state = 'PENDING', next_attempt_at = $3::timestamp(3), enqueued_at = NULL,
-       updated_at = $3::timestamp(3),
-       attempt_limit = CASE WHEN e.state IN ('PENDING', 'HELD') THEN e.attempt_limit ELSE e.attempts + 1 END
+     UPDATE webhook_event e SET ${sendAgainAt("$3::timestamp(3)")}
      WHERE e.endpoint_id = $1 AND e.created_at >= $2::timestamp(3) AND e.type <> 'PING'
        AND (e.state IN ('EXHAUSTED', 'REFUSED', 'HELD')
             OR (e.state = 'PENDING' AND e.attempts > 0 AND (e.lease_until IS NULL OR e.lease_until <= $3::timestamp(3))))
@@ -78,7 +77,7 @@ export async function recoverWebhookDeliveries(ctx: DomainContext, input: Recove
 }
 
 /** Records the recovery on its endpoint (and, with an idempotency key, on the key, in the same transaction). */
-async function noteRecovery(sql: Parameters<typeof queryRow>[0], ctx: DomainContext, endpointId: string, now: Date, queued: number) {
+async function noteRecovery(sql: Sql, ctx: DomainContext, endpointId: string, now: Date, queued: number) {
   const p = new StatementParams();
   const record = ctx.writeIdempotencyRecord?.(p, endpointId);
   const text = `${record ? `WITH ${record} ` : ""}UPDATE webhook_endpoint SET recovered_at = ${p.add(utc(now))}::timestamp(3),

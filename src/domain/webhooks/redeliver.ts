@@ -7,6 +7,7 @@ import { notFound, requireMerchant } from "../auth.js";
 import { StateConflictError } from "../errors.js";
 import type { DomainContext } from "../context.js";
 import { id, parseInput } from "../validation.js";
+import { sendAgainAt } from "./delivery-states.js";
 import { WEBHOOK_CHANNEL } from "./outbox.js";
 
 export const redeliverInput = z.object({ eventId: id });
@@ -20,8 +21,7 @@ export type RedeliverInput = z.input<typeof redeliverInput>;
  */
 const REDELIVER = statement(
   `WITH redelivered AS (
-     UPDATE webhook_event e SET state = 'PENDING', next_attempt_at = $3, enqueued_at = NULL, updated_at = $3,
-       attempt_limit = CASE WHEN e.state IN ('PENDING', 'HELD') THEN e.attempt_limit ELSE e.attempts + 1 END
+     UPDATE webhook_event e SET ${sendAgainAt("$3")}
      WHERE e.id = $1 AND e.merchant_id = $2 AND (e.endpoint_id IS NOT NULL) = $5 AND e.type IS DISTINCT FROM 'PING'
        AND NOT EXISTS (SELECT 1 FROM webhook_endpoint ep WHERE ep.id = e.endpoint_id AND NOT ep.enabled)
      RETURNING e.*)
