@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { pool, toUtcText as utc } from "../../db.js";
+import { readUntil } from "../../poll.js";
 import type { WebhookAttempt, WebhookEvent } from "../../generated/prisma/client.js";
 import { bigint, nullable } from "../../sql/columns.js";
 import { queryRow, statement } from "../../sql/statements.js";
@@ -60,19 +60,17 @@ export async function pingWebhookEndpoint(
   const sent = await queryRow(pool, SEND_PING, [endpointId, scope.merchantId ?? null, ctx.requestId, utc(ctx.now())]);
   if (!sent) throw notFound("WEBHOOK_ENDPOINT_NOT_FOUND");
   ctx.logger.info({ endpointId, deliveryId: sent.id }, "webhook test event queued");
-  return awaitAttempt(sent.id, Date.now() + waitMs);
+  return awaitAttempt(sent.id, waitMs);
 }
 
-/** Reads the delivery until its attempt is finished or the deadline passes, checking less often as it waits. */
-async function awaitAttempt(deliveryId: string, deadline: number): Promise<PingOutcome> {
-  for (let pause = 20; ; pause = Math.min(pause * 2, 250)) {
-    const row = await queryRow(pool, PING_OUTCOME, [deliveryId]);
-    // Gone with its endpoint, deleted while the test event waited.
-    if (!row) throw notFound("WEBHOOK_ENDPOINT_NOT_FOUND");
-    const { delivery, attempt } = row;
-    const finished = attempt !== null && attempt.outcome !== "IN_FLIGHT";
-    if (finished) return { delivery, attempt };
-    if (Date.now() + pause > deadline) return { delivery, attempt: null };
-    await sleep(pause);
-  }
+/** Reads the delivery until its attempt is finished or the deadline passes. */
+async function awaitAttempt(deliveryId: string, waitMs: number): Promise<PingOutcome> {
+  const { value: row, reached } = await readUntil(
+    () => queryRow(pool, PING_OUTCOME, [deliveryId]),
+    // Gone with its endpoint (deleted while the test event waited), or its attempt finished.
+    (read) => !read || (read.attempt !== null && read.attempt.outcome !== "IN_FLIGHT"),
+    waitMs,
+  );
+  if (!row) throw notFound("WEBHOOK_ENDPOINT_NOT_FOUND");
+  return { delivery: row.delivery, attempt: reached ? row.attempt : null };
 }
