@@ -1,5 +1,4 @@
 import { SpanKind } from "@opentelemetry/api";
-import { notificationTransaction } from "../../src/domain/webhooks/events.js";
 import type { Logger } from "../../src/logger.js";
 import { inSpan, spanLinksTo } from "../../src/tracing.js";
 import type { WorkerConfig } from "../config.js";
@@ -8,7 +7,7 @@ import type { WebhookEventState } from "../../src/generated/prisma/client.js";
 import type { AttemptResult, DueAttempt, Outbox, StartedAttempt } from "../outbox.js";
 import { verdictOf, type AttemptVerdict } from "../../src/domain/webhooks/retry-schedule.js";
 import { signToken, type KeyStore } from "../signing.js";
-import { EVENT_OBJECT_CLAIM, EVENT_TYPE_NAMES } from "../../src/domain/events/types.js";
+import { tokenClaims } from "../../src/domain/webhooks/token-claims.js";
 
 /**
  * How long one attempt may hold its event (and its BullMQ job lock): the timeout plus time to sign
@@ -55,28 +54,6 @@ async function makeAttempt(due: DueAttempt, deps: DeliveryDeps): Promise<Webhook
       return state;
     },
   );
-}
-
-/**
- * The token's claims beside iss and iat: a notifyUrl's carry the transaction (the legacy format);
- * an endpoint's carry the event's type, its creation time and its object, and the event's id as
- * jti. Null when the stored payload is not what its kind needs.
- */
-function tokenClaims(started: StartedAttempt): { jti: string; claims: Record<string, unknown> } | null {
-  if (started.type === null) {
-    const transaction = notificationTransaction.safeParse(started.payload);
-    return transaction.success ? { jti: started.id, claims: { transaction: transaction.data } } : null;
-  }
-  const object = started.payload;
-  if (typeof object !== "object" || object === null || Array.isArray(object)) return null;
-  return {
-    jti: started.eventId ?? started.id,
-    claims: {
-      type: EVENT_TYPE_NAMES[started.type],
-      createdAt: started.createdAt.toISOString(),
-      [EVENT_OBJECT_CLAIM[started.type]]: object,
-    },
-  };
 }
 
 /** Signs and POSTs an event taken for an attempt, and records the outcome and what follows it. */
