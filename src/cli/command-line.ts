@@ -124,7 +124,7 @@ export function readCommandLine(args: string[]) {
 function checkEndpointUpdate(values: Record<string, string | boolean | undefined>, usage: string) {
   if (values["enable"] && values["disable"])
     throw new UsageError(`endpoint update takes --enable or --disable, not both. ${usage}`);
-  const changes = ["url", "types", "description", "enable", "disable"];
+  const changes = Object.keys(commands["endpoint update"].options);
   // Blank text, as everywhere, is not given.
   const given = (value: string | boolean | undefined) => (typeof value === "string" ? value.trim() !== "" : value === true);
   if (!changes.some((option) => given(values[option])))

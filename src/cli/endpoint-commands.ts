@@ -15,9 +15,9 @@ import {
 import { pingWebhookEndpoint } from "../domain/webhooks/ping.js";
 import { recoverWebhookDeliveries } from "../domain/webhooks/recover.js";
 import type { WebhookEndpoint } from "../generated/prisma/client.js";
+import type { Command } from "./command-line.js";
 
-export type EndpointCommand =
-  "endpoint create" | "endpoint list" | "endpoint update" | "endpoint delete" | "endpoint ping" | "endpoint recover";
+export type EndpointCommand = Extract<Command, `endpoint ${string}`>;
 
 /** `--types payment.completed,refund.completed`: each name a subscribable type, or INVALID_EVENT_TYPE. */
 export function eventTypesNamed(list: string): SubscribableEventType[] {
@@ -78,7 +78,8 @@ export async function runEndpointCommand(
     }
     case "endpoint update": {
       const enabled = flag("enable") ? true : flag("disable") ? false : undefined;
-      const eventTypes = types === undefined ? undefined : eventTypesNamed(types);
+      // Blank, as every text option, is not given.
+      const eventTypes = types === undefined || types.trim() === "" ? undefined : eventTypesNamed(types);
       const input = { endpointId, url: text("url"), eventTypes, description: text("description"), enabled };
       return presentEndpoint(await updateWebhookEndpoint(ctx, input, settings));
     }

@@ -448,6 +448,9 @@ describe("admin CLI webhook endpoints", () => {
       ]);
 
       expect((await admin("endpoint", "update", endpoint.id, "--enable")).code).toBe(0);
+      // A blank --types, as any blank option, is not given: the types stay.
+      const blankTypes = await admin("endpoint", "update", endpoint.id, "--types", " ", "--enable", "--json");
+      expect([blankTypes.code, JSON.parse(blankTypes.stdout).eventTypes]).toEqual([0, ["request.cancelled"]]);
       // Enabling sends nothing by itself: what was held waits for a recovery.
       expect((await deliveries()).map((row) => row.state)).toEqual(["HELD"]);
       const recovered = await admin("endpoint", "recover", endpoint.id, "--since", since);
