@@ -22,6 +22,7 @@ import { EVENT_TYPE_NAMES } from "../src/domain/events/types.js";
 import { createMerchant } from "../src/domain/merchants/create.js";
 import { createWebhookEndpoint, updateWebhookEndpoint } from "../src/domain/webhooks/endpoints.js";
 import { WEBHOOK_CHANNEL } from "../src/domain/webhooks/outbox.js";
+import { parseEnv, workerEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
 import { int, nullable, uuid } from "../src/sql/columns.js";
 import { queryRows, statement } from "../src/sql/statements.js";
@@ -230,7 +231,8 @@ async function releaseAndTime(setup: Setup, made: ExpectedEvent[], count: number
 async function verifyRound(setup: Setup, made: ExpectedEvent[]): Promise<void> {
   const { receiver } = setup;
   const jwks = createLocalJWKSet(await call<JSONWebKeySet>(`${setup.bench.api}/.well-known/jwks.json`));
-  const issuer = process.env.WEBHOOK_ISSUER ?? "payreq";
+  // The worker's issuer, as its settings read it (WEBHOOK_ISSUER, or its default).
+  const issuer = parseEnv(workerEnv).WEBHOOK_ISSUER;
   const problems: string[] = receiver.strays.length
     ? [`deliveries to unknown paths: ${receiver.strays.slice(0, 3).join(", ")}`]
     : [];
@@ -254,9 +256,6 @@ async function verifyRound(setup: Setup, made: ExpectedEvent[]): Promise<void> {
 async function endpointRound(setup: Setup, count: number): Promise<number> {
   const made = await roundEvents(setup, await makeEvents(setup, count));
   await checkHeld(setup, made);
-  // Making the events churned thousands of rows; without this, autovacuum would clean up after them
-  // during the timed burst, on the same two cores, which the notifyUrl burst never has to share.
-  await setup.bench.sql.query("VACUUM (ANALYZE) webhook_event, event, payment_request, transaction, activity");
   const perSecond = await releaseAndTime(setup, made, count);
   await verifyRound(setup, made);
   return perSecond;

@@ -18,8 +18,6 @@ export { until };
 
 export interface Received {
   at: number;
-  /** The path it was POSTed to. */
-  path: string;
   token: string;
   headers: IncomingMessage["headers"];
 }
@@ -35,7 +33,7 @@ export async function startReceiver(answer: (index: number) => { status?: number
     req.on("data", (chunk: Buffer) => (body += chunk));
     req.on("end", () => {
       const index = received.length;
-      received.push({ at: Date.now(), path: req.url ?? "", token: (JSON.parse(body) as { token: string }).token, headers: req.headers });
+      received.push({ at: Date.now(), token: (JSON.parse(body) as { token: string }).token, headers: req.headers });
       const { status = 200, delayMs = 0 } = answer(index);
       setTimeout(() => res.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "ok" : "nope"), delayMs);
     });
