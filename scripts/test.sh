@@ -20,9 +20,13 @@ concurrently --group --names "types,lint,build,codegen" \
   "tsc -p tsconfig.build.json --noCheck --outDir $PAYREQ_TEST_DIST" \
   "graphql-codegen --check"
 
+# The tally runs whatever the runs' outcome: it names each failed test at the end, where CI's
+# excerpt of a long output still shows it.
+status=0
 concurrently --group --names "this node,node 24,browser" \
   "vitest run" \
   "npm run test:node24" \
-  "sh test/browser/ensure-chromium.sh && vitest run --config vitest.browser.config.ts"
+  "sh test/browser/ensure-chromium.sh && vitest run --config vitest.browser.config.ts" || status=$?
 
-node --import tsx test/setup/tally.ts "$PAYREQ_TEST_TALLY"
+node --import tsx test/setup/tally.ts "$PAYREQ_TEST_TALLY" 3 || status=1
+exit $status

@@ -1,28 +1,50 @@
 import { appendFileSync, mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, relative } from "node:path";
 import type { Reporter, TestModule } from "vitest/node";
+
+/** A failed test as the end of `npm test` names it: its file, its name and its error's first line. */
+export interface FailedTest {
+  file: string;
+  name: string;
+  error: string;
+}
 
 /**
  * Ends the run with the plain "N passed, N failed" line that CI reads. Under `npm test`, which runs
- * vitest three times, it also adds the counts to PAYREQ_TEST_TALLY for the total that ends the command.
+ * vitest three times, it also adds the counts and the failed tests to PAYREQ_TEST_TALLY, so that the
+ * command ends with the total and every failure's name, whichever run it was in: CI keeps only the
+ * end of a long output.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>) {
     const counts = { passed: 0, failed: 0, skipped: 0 };
+    const failures: FailedTest[] = [];
     for (const module of testModules) {
+      const file = relative(process.cwd(), module.moduleId);
+      let failedTests = 0;
       for (const test of module.children.allTests()) {
-        const state = test.result().state;
-        if (state === "passed" || state === "failed" || state === "skipped") counts[state] += 1;
+        const result = test.result();
+        if (result.state === "passed" || result.state === "failed" || result.state === "skipped") counts[result.state] += 1;
+        if (result.state === "failed") {
+          failedTests += 1;
+          failures.push({ file, name: test.fullName, error: firstLine(result.errors[0]?.message) });
+        }
       }
       // A file that failed outside its tests (a hook, an import) is a failure even if no test failed.
-      const failedTests = [...module.children.allTests()].filter((test) => test.result().state === "failed").length;
-      if (module.state() === "failed" && failedTests === 0) counts.failed += 1;
+      if (module.state() === "failed" && failedTests === 0) {
+        counts.failed += 1;
+        failures.push({ file, name: "(the file, outside its tests)", error: firstLine(module.errors()[0]?.message) });
+      }
     }
     console.log(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
     const tally = process.env["PAYREQ_TEST_TALLY"];
     if (tally) {
       mkdirSync(dirname(tally), { recursive: true });
-      appendFileSync(tally, `${JSON.stringify({ node: process.version, ...counts })}\n`);
+      appendFileSync(tally, `${JSON.stringify({ node: process.version, ...counts, failures })}\n`);
     }
   }
+}
+
+function firstLine(message: string | undefined): string {
+  return (message ?? "").split("\n")[0]!.slice(0, 300);
 }

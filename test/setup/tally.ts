@@ -1,17 +1,25 @@
 /**
- * The last line of `npm test`: the counts of its vitest runs (this Node, Node 24, the browser test),
- * added up from PAYREQ_TEST_TALLY, which the summary reporter wrote.
+ * The end of `npm test`: the counts of its vitest runs (this Node, Node 24, the browser test), added
+ * up from PAYREQ_TEST_TALLY, which the summary reporter wrote, and every failed test by name. A run
+ * that ended without writing its line (it crashed, or failed before its tests) counts as a failure.
  */
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import type { FailedTest } from "./summary-reporter.js";
 
-const file = process.argv[2]!;
-const runs = readFileSync(file, "utf8")
+const [file, expected] = [process.argv[2]!, Number(process.argv[3] ?? 0)];
+const runs = (existsSync(file) ? readFileSync(file, "utf8") : "")
   .split("\n")
   .filter(Boolean)
-  .map((line) => JSON.parse(line) as { node: string; passed: number; failed: number; skipped: number });
-rmSync(file);
+  .map((line) => JSON.parse(line) as { node: string; passed: number; failed: number; skipped: number; failures?: FailedTest[] });
+rmSync(file, { force: true });
 const total = { passed: 0, failed: 0, skipped: 0 };
 for (const run of runs) for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += run[key];
 console.log(`\nnpm test: ${runs.length} vitest runs (${runs.map((run) => `Node ${run.node}: ${run.passed}`).join(", ")})`);
+for (const run of runs) {
+  for (const failure of run.failures ?? []) {
+    console.log(`FAILED on Node ${run.node}: ${failure.file} > ${failure.name}\n    ${failure.error}`);
+  }
+}
+if (runs.length < expected) console.log(`${expected - runs.length} of the ${expected} vitest runs ended without a count: see its output above`);
 console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
-if (total.failed > 0) process.exit(1);
+if (total.failed > 0 || runs.length < expected) process.exit(1);
