@@ -1,0 +1,20 @@
+#!/bin/sh
+# The static checks of `npm test`, one after another beside the test runs (scripts/test.sh): the
+# types (tsc, every file), the linter's rules (eslint.config.js) and the generated GraphQL documents
+# (codegen.ts). Runs them all whatever each answers, then names the ones that failed; exit 1 if any did.
+failed=""
+check() {
+  name="$1"
+  shift
+  echo "== $name: $*"
+  "$@" || failed="$failed $name"
+}
+check types tsc -p .
+check lint npm run --silent lint:eslint
+check codegen graphql-codegen --check
+if [ -n "$failed" ]; then
+  echo "checks failed:$failed"
+  [ -z "$PAYREQ_TEST_TALLY" ] || echo "{\"checks\":\"${failed# }\"}" >> "$PAYREQ_TEST_TALLY"
+  exit 1
+fi
+echo "checks passed: types, lint, codegen"
