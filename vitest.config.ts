@@ -49,7 +49,7 @@ export const testNodeFlags = WASM_TIERING_FLAGS;
 const OWN_PROCESS = ["test/pubsub/**/*.test.ts", "test/graphql/graphiql.test.ts", "test/domain/short-code-collision.test.ts"];
 
 /**
- * Test files that each run in a database of their own, after the rest (the "own-database" project
+ * Test files that each run in a database of their own (the "own-database" project
  * below): the worker's, and those that start the service's processes (npm start, API processes, the
  * subscriptions between them).
  */
@@ -73,9 +73,13 @@ export default defineConfig({
     // A worker delivers every pending outbox row and sweeps every overdue request of its database,
     // so each file that runs one (in its own process or another's) gets a database of its own (and
     // a signing-key directory of its own), made by its setup file before the file loads the
-    // settings (src/api/config.ts). They run after the rest, two files at a time: much of such a
-    // file's time is spent waiting (for a lease to lapse, a retry to come due, a process to start),
-    // and one at a time would leave a core idle.
+    // settings (src/api/config.ts).
+    //
+    // Two files at a time, from every project at once: many files spend much of their time
+    // waiting (for an engine to restart, a lease to lapse, a retry to come due, a process to
+    // start), and the other file uses the core meanwhile. One at a time (Vitest's default on two
+    // cores), or one project after another, left the machine half idle for minutes of `npm test`.
+    maxWorkers: 2,
     projects: [
       // The API's tests share their test process's modules (one app, one pool per process, as in
       // the API itself): loading the app anew for each file cost half the project's CPU.
@@ -87,7 +91,6 @@ export default defineConfig({
           exclude: [...OWN_DATABASE, "test/topology/**", "test/browser/**", ...OWN_PROCESS],
           setupFiles: ["test/setup/open-database.ts"],
           isolate: false,
-          sequence: { groupOrder: 0 },
         },
       },
       // Files that replace a module (vi.mock) or count what their process holds get a process each.
@@ -97,7 +100,6 @@ export default defineConfig({
           name: "own-process",
           include: OWN_PROCESS,
           setupFiles: ["test/setup/open-database.ts"],
-          sequence: { groupOrder: 0 },
         },
       },
       // Files that run the service on other engines (a Redis Cluster or Sentinel group, a replica, a
@@ -112,7 +114,6 @@ export default defineConfig({
           setupFiles: ["test/setup/worker-database.ts", "test/setup/open-database.ts"],
           testTimeout: 60_000,
           hookTimeout: 90_000,
-          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -121,8 +122,6 @@ export default defineConfig({
           name: "own-database",
           include: OWN_DATABASE,
           setupFiles: ["test/setup/worker-database.ts", "test/setup/open-database.ts"],
-          maxWorkers: 2,
-          sequence: { groupOrder: 1 },
         },
       },
     ],
