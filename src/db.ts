@@ -38,18 +38,21 @@ export interface DatabaseSettings {
   readUrl?: string | undefined;
   /** false: `prepared` names no statements, as a transaction-mode pooler needs (DATABASE_PREPARED_STATEMENTS). Default true. */
   preparedStatements?: boolean;
+  /** What the connections are called in pg_stat_activity (`payreq-api`, `payreq-worker`), so an operator sees who holds them. */
+  applicationName?: string;
 }
 
 export function openDatabase(settings: DatabaseSettings, logger: Logger): void {
   namePreparedStatements(settings.preparedStatements ?? true);
-  ({ pool, db } = connect(settings.url, settings.poolSize, logger));
-  replica = settings.readUrl === undefined ? undefined : connect(settings.readUrl, settings.poolSize, logger);
+  ({ pool, db } = connect(settings.url, settings, logger));
+  replica = settings.readUrl === undefined ? undefined : connect(settings.readUrl, settings, logger);
 }
 
-function connect(url: string, poolSize: number, logger: Logger): Database {
+function connect(url: string, { poolSize, applicationName }: DatabaseSettings, logger: Logger): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
+    application_name: applicationName,
     // While the database is unreachable, calls fail within seconds (503) instead of hanging.
     connectionTimeoutMillis: 3_000,
     query_timeout: 15_000,

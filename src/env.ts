@@ -216,8 +216,18 @@ export const webhookDestinationEnv = z.object({
     .transform((v) => v === "true"),
 });
 
+/** The API's and the worker's connections to PostgreSQL. */
+const databasePoolEnv = z.object({
+  /**
+   * Connections each API and worker process opens to PostgreSQL at most (and as many to
+   * DATABASE_READ_URL's replica). Every process counts against the server's max_connections.
+   */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(20),
+});
+
 /** The API process: `src/api/config.ts`. */
 export const apiEnv = sharedEnv
+  .extend(databasePoolEnv.shape)
   .extend(tracingEnv.shape)
   .extend({
     /**
@@ -271,6 +281,7 @@ export const apiEnv = sharedEnv
 
 /** The worker process: `worker/config.ts`. */
 export const workerEnv = sharedEnv
+  .extend(databasePoolEnv.shape)
   .extend(signingKeyEnv.shape)
   .extend(webhookDestinationEnv.shape)
   .extend(tracingEnv.shape)

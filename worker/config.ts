@@ -9,7 +9,8 @@ export function loadWorkerConfig(env = parseEnv(workerEnv)) {
   return {
     db: {
       url: env.DATABASE_URL,
-      poolSize: 20,
+      poolSize: env.DATABASE_POOL_SIZE,
+      applicationName: "payreq-worker",
       preparedStatements: env.DATABASE_PREPARED_STATEMENTS,
       /** The LISTEN for new outbox rows: a session of its own, which a transaction-mode pooler cannot keep. */
       directUrl: env.DATABASE_DIRECT_URL ?? env.DATABASE_URL,

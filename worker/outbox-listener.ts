@@ -18,7 +18,8 @@ export function listenForOutbox(url: string, onEvent: () => void, outage: Outage
   };
 
   const connect = async () => {
-    const next = new pg.Client({ connectionString: url });
+    // Beside the pool's `payreq-worker` connections in pg_stat_activity, and not counted in DATABASE_POOL_SIZE.
+    const next = new pg.Client({ connectionString: url, application_name: "payreq-worker-listen" });
     next.on("notification", onEvent);
     next.on("error", (err) => {
       outage.failed(err);

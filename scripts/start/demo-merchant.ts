@@ -70,6 +70,7 @@ const message = await seedDemoMerchant({
   url: env.DATABASE_URL,
   poolSize: 2,
   preparedStatements: env.DATABASE_PREPARED_STATEMENTS,
+  applicationName: "payreq-demo",
 }).then(
   (demo) => ({ demo }),
   (err: Error) => ({ problem: err.message }),

@@ -30,7 +30,8 @@ export function loadApiConfig(env = parseEnv(apiEnv)) {
     },
     db: {
       url: env.DATABASE_URL,
-      poolSize: 20,
+      poolSize: env.DATABASE_POOL_SIZE,
+      applicationName: "payreq-api",
       preparedStatements: env.DATABASE_PREPARED_STATEMENTS,
       /** A replica for reads that may lag (src/db.ts); undefined: none. */
       readUrl: env.DATABASE_READ_URL,

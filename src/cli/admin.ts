@@ -63,7 +63,10 @@ const ctx: DomainContext = {
   now: () => new Date(),
 };
 
-openDatabase({ url: env.DATABASE_URL, poolSize: 2, preparedStatements: env.DATABASE_PREPARED_STATEMENTS }, ctx.logger);
+openDatabase(
+  { url: env.DATABASE_URL, poolSize: 2, preparedStatements: env.DATABASE_PREPARED_STATEMENTS, applicationName: "payreq-admin" },
+  ctx.logger,
+);
 openKeyRevocations(redisTopology(env));
 
 async function run(command: Command): Promise<Record<string, unknown>> {
