@@ -19,6 +19,11 @@ export const testEnv = {
   LOG_LEVEL: "silent",
   CORS_ORIGINS: "https://dashboard.example",
   RATE_LIMIT_PER_MINUTE: "100000",
+  // Every test process, and every API and worker process a test starts, holds at most this many
+  // connections: `npm test` runs four files at once (two per Node run) beside the browser tests,
+  // with the processes they start, all on the machine's PostgreSQL and its 100 connections. At the default of 20, a burst in two
+  // files that each start processes met "too many clients already".
+  DATABASE_POOL_SIZE: "6",
   // Spawned API processes serve no metrics port (tests of the metrics call the metrics app itself).
   METRICS_PORT: "0",
   WEBHOOK_SIGNING_KEY_DIR: `${tmpdir()}/payreq-test-signing-keys-${run}`,

@@ -12,7 +12,10 @@ const OPENED = Symbol.for("payreq.test.opened-database");
 const processState = globalThis as { [OPENED]?: true };
 
 if (!processState[OPENED]) {
-  openDatabase({ url: process.env["DATABASE_URL"]!, poolSize: 20 }, createLogger({ level: "silent" }));
+  openDatabase(
+    { url: process.env["DATABASE_URL"]!, poolSize: Number(process.env["DATABASE_POOL_SIZE"]) },
+    createLogger({ level: "silent" }),
+  );
   openKeyRevocations({ kind: "single", url: process.env["REDIS_URL"]! });
   processState[OPENED] = true;
 }

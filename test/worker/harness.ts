@@ -51,7 +51,13 @@ export async function startReceiver(answer: (index: number) => { status?: number
 
 export function workerConfig(webhooks: Partial<WorkerConfig["webhooks"]> = {}, parts: Partial<WorkerConfig> = {}): WorkerConfig {
   return {
-    db: { url: fileEnv.DATABASE_URL, poolSize: 20, preparedStatements: true, directUrl: fileEnv.DATABASE_URL },
+    db: {
+      url: fileEnv.DATABASE_URL,
+      poolSize: Number(testEnv.DATABASE_POOL_SIZE),
+      applicationName: "payreq-worker",
+      preparedStatements: true,
+      directUrl: fileEnv.DATABASE_URL,
+    },
     log: { level: "silent", pretty: false, traceIds: false },
     tracing: { exporter: null, serviceName: "payreq-worker", exportDelayMs: 5_000, sampleRatio: 1 },
     redis: { kind: "single", url: testEnv.REDIS_URL },
