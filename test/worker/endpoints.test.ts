@@ -247,7 +247,7 @@ describe("webhook endpoints", () => {
     expect(finished).toBe(receiver.received.length);
     expect(log.lines.filter((line) => /deadlock|lost a job/.test(line))).toEqual([]);
     await receiver.close();
-  });
+  }, 45_000);
 
   it("send a signed test event now and answer with its outcome", async () => {
     let status = 200;
