@@ -33,7 +33,11 @@ errorType(StateConflictError, "StateConflictError", "The request or transaction 
 errorType(LedgerRefusedError, "LedgerRefusedError", "The ledger refused the payment.");
 errorType(UnauthenticatedError, "AuthenticationError", "The X-Api-Key header is missing, unknown or revoked.");
 errorType(ExternalServiceError, "ExternalServiceError", "A ledger or dependency is unavailable; retry later.");
-errorType(RateLimitedError, "RateLimitedError", "The key made too many requests this minute, or repeated a limited operation too soon.");
+errorType(
+  RateLimitedError,
+  "RateLimitedError",
+  "The key made too many requests this minute, or repeated a limited operation too soon.",
+);
 builder.objectField(RateLimitedError, "retryAfterSeconds", (t) =>
   t.exposeInt("retryAfterSeconds", { description: "When to try again, in seconds (REST's Retry-After)." }),
 );

@@ -52,7 +52,10 @@ describe("webhook endpoints beside the calls that fan out to them", () => {
     );
     // No worker runs here: the test event waits for its attempt until the endpoint goes.
     const pinging = pingWebhookEndpoint(merchant.ctx, { endpointId: endpoint.id }, 20_000);
-    await until(() => db.webhookEvent.count({ where: { endpointId: endpoint.id } }), (n) => n === 1);
+    await until(
+      () => db.webhookEvent.count({ where: { endpointId: endpoint.id } }),
+      (n) => n === 1,
+    );
     await db.webhookEndpoint.delete({ where: { id: endpoint.id } });
     await expect(pinging).rejects.toMatchObject({ code: "WEBHOOK_ENDPOINT_NOT_FOUND" });
   });

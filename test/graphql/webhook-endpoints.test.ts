@@ -75,7 +75,10 @@ describe("webhook endpoints in GraphQL", () => {
     expect(changed.body.data!.webhookEndpointUpdate).toMatchObject({ url: hook(2), eventTypes: ["PAYMENT_COMPLETED"] });
 
     const disabled = await call(apiKey, UPDATE, { input: { id: endpoint.id, enabled: false } });
-    expect(disabled.body.data!.webhookEndpointUpdate).toMatchObject({ enabled: false, disabledReason: "disabled by its merchant" });
+    expect(disabled.body.data!.webhookEndpointUpdate).toMatchObject({
+      enabled: false,
+      disabledReason: "disabled by its merchant",
+    });
     expect(disabled.body.data!.webhookEndpointUpdate.disabledAt).toEqual(expect.any(String));
     // An empty note, as every optional text empty once trimmed, is not given: the note stays.
     const enabled = await call(apiKey, UPDATE, { input: { id: endpoint.id, enabled: true, description: "  " } });
@@ -125,7 +128,15 @@ describe("webhook endpoints in GraphQL", () => {
       expect(answer.body.errors?.[0]?.extensions?.code, JSON.stringify(input)).toBe(code);
     }
     // Without WEBHOOK_ALLOW_PRIVATE_NETWORKS (the default), as for a notifyUrl.
-    for (const url of ["http://127.0.0.1:8080/h", "http://localhost/h", "http://localhost./h", "http://10.1.2.3/h", "http://[::1]/h", "http://[::ffff:192.168.0.1]/h", "http://169.254.169.254/latest"]) {
+    for (const url of [
+      "http://127.0.0.1:8080/h",
+      "http://localhost/h",
+      "http://localhost./h",
+      "http://10.1.2.3/h",
+      "http://[::1]/h",
+      "http://[::ffff:192.168.0.1]/h",
+      "http://169.254.169.254/latest",
+    ]) {
       const answer = await graphqlPost(apiKey, CREATE, { input: { url, eventTypes: ["PAYMENT_COMPLETED"] } });
       expect(answer.body.data?.webhookEndpointCreate, url).toMatchObject({ code: "INVALID_ENDPOINT_URL" });
     }
@@ -171,7 +182,10 @@ describe("webhook endpoints in GraphQL", () => {
     expect((await call(payerKey, LIST)).body.errors![0]!.extensions!.code).toBe("FORBIDDEN");
     for (const [document, variables, field] of touches)
       expect((await call(payerKey, document, variables)).body.data![field], field).toMatchObject({ code: "FORBIDDEN" });
-    expect((await call(payerKey, CREATE, { input: { url: hook(), eventTypes: ["PAYMENT_COMPLETED"] } })).body.data!.webhookEndpointCreate).toMatchObject({ code: "FORBIDDEN" });
+    expect(
+      (await call(payerKey, CREATE, { input: { url: hook(), eventTypes: ["PAYMENT_COMPLETED"] } })).body.data!
+        .webhookEndpointCreate,
+    ).toMatchObject({ code: "FORBIDDEN" });
 
     expect(await endpointsOf(a.merchantId)).toMatchObject([{ id, url: hook(), enabled: true }]);
     expect(await db.webhookEvent.findMany({ where: { endpointId: id } })).toEqual([delivery]);

@@ -30,7 +30,8 @@ for (const run of runs) {
     console.log(`FAILED on Node ${run.node}: ${failure.file} > ${failure.name}\n    ${failure.error}`);
   }
 }
-if (runs.length < expected) console.log(`${expected - runs.length} of the ${expected} vitest runs ended without a count: see its output above`);
+if (runs.length < expected)
+  console.log(`${expected - runs.length} of the ${expected} vitest runs ended without a count: see its output above`);
 if (failedChecks.length > 0) console.log(`FAILED checks: ${failedChecks.join(", ")} (test/checks.sh; see its output above)`);
 console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 if (total.failed > 0 || runs.length < expected || failedChecks.length > 0) process.exit(1);

@@ -43,7 +43,11 @@ function allSettled(merchantId: string) {
 
 describe("webhook endpoints", () => {
   it("deliver to each endpoint exactly the event types it subscribes to, and to notifyUrl what it always received", async () => {
-    const [expiredAndRefunds, paymentsAndCancels, notifyUrl] = await Promise.all([startReceiver(), startReceiver(), startReceiver()]);
+    const [expiredAndRefunds, paymentsAndCancels, notifyUrl] = await Promise.all([
+      startReceiver(),
+      startReceiver(),
+      startReceiver(),
+    ]);
     const merchant = await buildMerchant();
     const first = await endpointFor(merchant, expiredAndRefunds.url, ["REQUEST_EXPIRED", "REFUND_COMPLETED"]);
     await endpointFor(merchant, paymentsAndCancels.url, ["PAYMENT_COMPLETED", "REQUEST_CANCELLED"]);
@@ -77,7 +81,12 @@ describe("webhook endpoints", () => {
         transaction: { transactionId: refund.id, transactionType: "REFUND", amount: 500, request: { requestId: request.id } },
       });
       expect(toFirst.find((c) => c.type === "request.expired")).toMatchObject({
-        request: { requestId: expiring.id, merchantId: merchant.merchantId, status: "expired", denomination: { amount: 1000, asset: "NZD" } },
+        request: {
+          requestId: expiring.id,
+          merchantId: merchant.merchantId,
+          status: "expired",
+          denomination: { amount: 1000, asset: "NZD" },
+        },
       });
 
       const toSecond = await claimsOf(paymentsAndCancels.received);
@@ -168,7 +177,12 @@ describe("webhook endpoints", () => {
 
       // Its health counts every attempt of the last day: 1 delivered, 6 × 2 failed, 6 delivered on recovery.
       const health = await endpointHealth(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } }), new Date());
-      expect(health).toMatchObject({ attemptsLastDay: 19, successShareLastDay: 7 / 19, lastOutcome: "DELIVERED", failingSince: null });
+      expect(health).toMatchObject({
+        attemptsLastDay: 19,
+        successShareLastDay: 7 / 19,
+        lastOutcome: "DELIVERED",
+        failingSince: null,
+      });
 
       // Another recovery within the minute is refused, and would queue nothing anyway.
       await expect(recoverWebhookDeliveries(merchant.ctx, { endpointId: endpoint.id, since })).rejects.toMatchObject({
@@ -220,9 +234,7 @@ describe("webhook endpoints", () => {
     // is a finished attempt, and none is left in flight (a lost record is sent again after its lease).
     const receiver = await startReceiver((index) => ({ status: index % 3 === 0 ? 500 : 200 }));
     const merchant = await buildMerchant();
-    await Promise.all(
-      Array.from({ length: 4 }, (_, n) => endpointFor(merchant, `${receiver.url}/${n}`, ["PAYMENT_COMPLETED"])),
-    );
+    await Promise.all(Array.from({ length: 4 }, (_, n) => endpointFor(merchant, `${receiver.url}/${n}`, ["PAYMENT_COMPLETED"])));
     const log = keptLog();
     await withWorker(
       workerConfig({ retryDelaysMs: Array(7).fill(20), concurrency: 20 }),

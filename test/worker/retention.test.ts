@@ -129,8 +129,18 @@ describe("retention sweeps", () => {
     const counts = await sweepExpiredData(NOW, { webhookRetentionMs: 90 * DAY, activityRetentionMs: null, batchSize: 2 });
 
     const all = [...gone, pending, recent];
-    expect(await remaining("webhook_event", all.map((d) => d.delivery))).toEqual([pending.delivery, recent.delivery].sort());
-    expect(await remaining("event", all.map((d) => d.event))).toEqual([pending.event, recent.event].sort());
+    expect(
+      await remaining(
+        "webhook_event",
+        all.map((d) => d.delivery),
+      ),
+    ).toEqual([pending.delivery, recent.delivery].sort());
+    expect(
+      await remaining(
+        "event",
+        all.map((d) => d.event),
+      ),
+    ).toEqual([pending.event, recent.event].sort());
     expect(counts.webhook_event).toBeGreaterThanOrEqual(2);
     expect(counts.event).toBeGreaterThanOrEqual(2);
     expect(await remaining("webhook_endpoint", [endpoint.id])).toEqual([endpoint.id]);

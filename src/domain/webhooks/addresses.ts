@@ -53,7 +53,10 @@ export function isPublicAddress(address: string): boolean {
  */
 export function namesNonPublicAddress(url: URL): boolean {
   // A name may end in the root's dot (`localhost.`), which names the same host.
-  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  const host = url.hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
+    .toLowerCase();
   if (host === "localhost" || host.endsWith(".localhost")) return true;
   return isIP(host) !== 0 && !isPublicAddress(host);
 }

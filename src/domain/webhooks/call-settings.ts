@@ -10,6 +10,9 @@ export interface WebhookCallSettings extends DestinationRules {
 }
 
 /** The settings of calls on endpoints, from the environment (the API's, or the CLI's). */
-export function webhookCallSettings(env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: boolean; WEBHOOK_TIMEOUT: number }): WebhookCallSettings {
+export function webhookCallSettings(env: {
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: boolean;
+  WEBHOOK_TIMEOUT: number;
+}): WebhookCallSettings {
   return { allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS, testEventWaitMs: env.WEBHOOK_TIMEOUT + 5_000 };
 }

@@ -66,7 +66,11 @@ const COUNT_ENDPOINTS = statement("SELECT count(*) AS count FROM webhook_endpoin
 const insertedRow = rowShape({ endpoint: webhookEndpoints });
 
 /** The endpoint's row, and with an idempotency key the record of it on the key, in one statement. */
-function insertEndpoint(ctx: DomainContext, endpoint: Pick<WebhookEndpoint, "id" | "merchantId" | "url" | "eventTypes" | "description" | "enabled">, now: Date) {
+function insertEndpoint(
+  ctx: DomainContext,
+  endpoint: Pick<WebhookEndpoint, "id" | "merchantId" | "url" | "eventTypes" | "description" | "enabled">,
+  now: Date,
+) {
   const p = new StatementParams();
   const record = ctx.writeIdempotencyRecord?.(p, endpoint.id);
   const at = `${p.add(utc(now))}::timestamp(3)`;
@@ -99,7 +103,10 @@ export async function createWebhookEndpoint(
     if (!(await queryRow(sql, LOCK_MERCHANT, [merchantId]))) throw notFound("MERCHANT_NOT_FOUND");
     const { count } = (await queryRow(sql, COUNT_ENDPOINTS, [merchantId]))!;
     if (count >= BigInt(ENDPOINTS_PER_MERCHANT))
-      throw new ForbiddenError("WEBHOOK_ENDPOINT_LIMIT_REACHED", `A merchant may have at most ${ENDPOINTS_PER_MERCHANT} webhook endpoints.`);
+      throw new ForbiddenError(
+        "WEBHOOK_ENDPOINT_LIMIT_REACHED",
+        `A merchant may have at most ${ENDPOINTS_PER_MERCHANT} webhook endpoints.`,
+      );
     const { text, shape, values } = insertEndpoint(
       ctx,
       {

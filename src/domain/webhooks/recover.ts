@@ -62,7 +62,10 @@ export async function recoverWebhookDeliveries(ctx: DomainContext, input: Recove
     const endpoint = await queryRow(sql, LOCK_ENDPOINT, [endpointId, scope.merchantId ?? null]);
     if (!endpoint) throw notFound("WEBHOOK_ENDPOINT_NOT_FOUND");
     if (!endpoint.enabled)
-      throw new StateConflictError("WEBHOOK_ENDPOINT_DISABLED", "The endpoint is disabled: enable it, then recover its deliveries.");
+      throw new StateConflictError(
+        "WEBHOOK_ENDPOINT_DISABLED",
+        "The endpoint is disabled: enable it, then recover its deliveries.",
+      );
     const waitMs = endpoint.recoveredAt ? endpoint.recoveredAt.getTime() + RECOVERY_INTERVAL_MS - now.getTime() : 0;
     if (waitMs > 0) {
       const seconds = Math.ceil(waitMs / 1000);

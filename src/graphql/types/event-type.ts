@@ -1,7 +1,9 @@
 import { EVENT_TYPE_NAMES } from "../../domain/events/types.js";
 import { builder } from "../builder.js";
 
-const described = (text: string, type: keyof typeof EVENT_TYPE_NAMES) => ({ description: `${text} (\`${EVENT_TYPE_NAMES[type]}\`).` });
+const described = (text: string, type: keyof typeof EVENT_TYPE_NAMES) => ({
+  description: `${text} (\`${EVENT_TYPE_NAMES[type]}\`).`,
+});
 
 /** Event types by the enum's names; tokens, REST and the docs use the dotted names. */
 export const EventTypeEnum = builder.enumType("EventType", {

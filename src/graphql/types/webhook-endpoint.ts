@@ -17,30 +17,32 @@ import { parameterCodes } from "../strict-variables.js";
 import { EventTypeEnum } from "./event-type.js";
 import { WebhookAttemptOutcomeEnum, WebhookEventStateEnum, WebhookOutboxEntry } from "./webhook-event.js";
 
-const WebhookEndpointHealth = builder
-  .objectRef<Awaited<ReturnType<typeof endpointHealth>>>("WebhookEndpointHealth")
-  .implement({
-    description: "How an endpoint's deliveries are doing.",
-    fields: (t) => ({
-      lastAttemptAt: t.expose("lastAttemptAt", { type: "DateTime", nullable: true, description: "When its latest attempt started." }),
-      lastOutcome: t.field({
-        type: WebhookAttemptOutcomeEnum,
-        nullable: true,
-        description: "What its latest attempt came to.",
-        resolve: (health) => health.lastOutcome,
-      }),
-      attemptsLastDay: t.exposeInt("attemptsLastDay", { description: "Attempts finished in the last 24 hours." }),
-      successShareLastDay: t.exposeFloat("successShareLastDay", {
-        nullable: true,
-        description: "The share of those delivered, from 0 to 1; null when none was made.",
-      }),
-      failingSince: t.expose("failingSince", {
-        type: "DateTime",
-        nullable: true,
-        description: "Since when every attempt has failed; null while its latest attempt was delivered.",
-      }),
+const WebhookEndpointHealth = builder.objectRef<Awaited<ReturnType<typeof endpointHealth>>>("WebhookEndpointHealth").implement({
+  description: "How an endpoint's deliveries are doing.",
+  fields: (t) => ({
+    lastAttemptAt: t.expose("lastAttemptAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When its latest attempt started.",
     }),
-  });
+    lastOutcome: t.field({
+      type: WebhookAttemptOutcomeEnum,
+      nullable: true,
+      description: "What its latest attempt came to.",
+      resolve: (health) => health.lastOutcome,
+    }),
+    attemptsLastDay: t.exposeInt("attemptsLastDay", { description: "Attempts finished in the last 24 hours." }),
+    successShareLastDay: t.exposeFloat("successShareLastDay", {
+      nullable: true,
+      description: "The share of those delivered, from 0 to 1; null when none was made.",
+    }),
+    failingSince: t.expose("failingSince", {
+      type: "DateTime",
+      nullable: true,
+      description: "Since when every attempt has failed; null while its latest attempt was delivered.",
+    }),
+  }),
+});
 
 export const WebhookDelivery = builder.prismaObject("WebhookEvent", {
   variant: "WebhookDelivery",
@@ -54,7 +56,10 @@ export const WebhookDelivery = builder.prismaObject("WebhookEvent", {
       // Only endpoint deliveries are read as this type, and each has a type.
       resolve: (delivery) => delivery.type!,
     }),
-    eventId: t.exposeID("eventId", { nullable: true, description: "The event delivered (its token's jti); null for a test event." }),
+    eventId: t.exposeID("eventId", {
+      nullable: true,
+      description: "The event delivered (its token's jti); null for a test event.",
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the event happened." }),
   }),
 });
@@ -107,8 +112,16 @@ const WebhookTestResult = builder.objectRef<Awaited<ReturnType<typeof pingWebhoo
       description: "What the attempt came to; null when the worker had not made it in time (it is still sent).",
       resolve: (result) => result.attempt?.outcome ?? null,
     }),
-    statusCode: t.int({ nullable: true, description: "The endpoint's HTTP status.", resolve: (r) => r.attempt?.statusCode ?? null }),
-    durationMs: t.int({ nullable: true, description: "How long the attempt took.", resolve: (r) => r.attempt?.durationMs ?? null }),
+    statusCode: t.int({
+      nullable: true,
+      description: "The endpoint's HTTP status.",
+      resolve: (r) => r.attempt?.statusCode ?? null,
+    }),
+    durationMs: t.int({
+      nullable: true,
+      description: "How long the attempt took.",
+      resolve: (r) => r.attempt?.durationMs ?? null,
+    }),
     error: t.string({ nullable: true, description: "Why it failed.", resolve: (r) => r.attempt?.error ?? null }),
     delivery: t.field({ type: WebhookDelivery, description: "The test event's delivery.", resolve: (r) => r.delivery }),
   }),
@@ -227,7 +240,10 @@ builder.mutationFields((t) => {
       description:
         "Send again every delivery to an endpoint since a time that was not delivered (failed, exhausted or held). " +
         "One per endpoint a minute.",
-      args: { input: t.arg({ type: WebhookEndpointRecoverInput, required: true, description: "What to recover." }), idempotencyKey },
+      args: {
+        input: t.arg({ type: WebhookEndpointRecoverInput, required: true, description: "What to recover." }),
+        idempotencyKey,
+      },
       errors: {},
       resolve: async (_root, { input, idempotencyKey: key }, ctx) => {
         const domain = await ctx.domain();

@@ -53,7 +53,10 @@ export const WebhookOutboxEntry = builder.prismaInterface("WebhookEvent", {
     nextAttemptAt: t.expose("nextAttemptAt", { type: "DateTime", description: "When a pending one is next attempted." }),
     deliveredAt: t.expose("deliveredAt", { type: "DateTime", nullable: true, description: "When the receiver accepted it." }),
     lastError: t.exposeString("lastError", { nullable: true, description: "The latest failure." }),
-    attempts: t.relation("deliveryAttempts", { description: "Every attempt, first first.", query: { orderBy: { number: "asc" } } }),
+    attempts: t.relation("deliveryAttempts", {
+      description: "Every attempt, first first.",
+      query: { orderBy: { number: "asc" } },
+    }),
   }),
   resolveType: (entry) => (entry.endpointId === null ? "WebhookEvent" : "WebhookDelivery"),
 });
