@@ -1,7 +1,7 @@
 #!/bin/sh
 # The static checks of `npm test`, one after another beside the test runs (scripts/test.sh): the
-# types (tsc, every file), the linter's rules (eslint.config.js) and the generated GraphQL documents
-# (codegen.ts). Runs them all whatever each answers, then names the ones that failed; exit 1 if any did.
+# types (tsc, every file), the linter's rules (eslint.config.js), the format (Prettier, as
+# `npm run lint`) and the generated GraphQL documents (codegen.ts). Runs them all whatever each answers, then names the ones that failed; exit 1 if any did.
 failed=""
 check() {
   name="$1"
@@ -11,10 +11,11 @@ check() {
 }
 check types tsc -p .
 check lint npm run --silent lint:eslint
+check format prettier --check --log-level warn .
 check codegen graphql-codegen --check
 if [ -n "$failed" ]; then
   echo "checks failed:$failed"
   [ -z "$PAYREQ_TEST_TALLY" ] || echo "{\"checks\":\"${failed# }\"}" >> "$PAYREQ_TEST_TALLY"
   exit 1
 fi
-echo "checks passed: types, lint, codegen"
+echo "checks passed: types, lint, format, codegen"
