@@ -14,7 +14,7 @@ describe("requests.create", () => {
       asset: "NZD",
       amount: "300",
       description: "Flat white",
-      notifyUrl: "https://shop.example/hooks",
+      notifyUrl: "http://127.0.0.1:9/hooks",
     });
 
     expect(request).toMatchObject({
@@ -92,7 +92,7 @@ describe("requests.create", () => {
     ["clientId", { clientId: "nope" }, "MERCHANT_CONFIGURATION_NOT_FOUND"],
     ["description", { description: "x".repeat(1001) }, "INVALID_DESCRIPTION"],
     ["externalReference", { externalReference: "r".repeat(129) }, "INVALID_REFERENCE"],
-    ["notifyUrl", { notifyUrl: "ftp://shop.example/hook" }, "INVALID_NOTIFY_URL"],
+    ["notifyUrl", { notifyUrl: "ftp://127.0.0.1/hook" }, "INVALID_NOTIFY_URL"],
     ["notifyUrl", { notifyUrl: "not a url" }, "INVALID_NOTIFY_URL"],
     ["paymentExpirySeconds", { paymentExpirySeconds: 0 }, "INVALID_PAYMENT_EXPIRY_SECONDS"],
     ["paymentExpirySeconds", { paymentExpirySeconds: 86400 }, "INVALID_PAYMENT_EXPIRY_SECONDS"],

@@ -53,7 +53,7 @@ describe("requests.pay", () => {
 
   it("answers INSUFFICIENT_ASSET_BALANCE and changes nothing when the wallet is short", async () => {
     const wallet = await buildWallet(299);
-    const { request } = await buildRequest({ amount: 300, notifyUrl: "https://shop.example/hook" });
+    const { request } = await buildRequest({ amount: 300, notifyUrl: "http://127.0.0.1:9/hook" });
     await expectCode(
       payRequest(payer, { requestId: request.id, authorization: wallet.walletId, ledger: "sandbox.nzd.wallet" }),
       "INSUFFICIENT_ASSET_BALANCE",
@@ -123,11 +123,11 @@ describe("requests.pay", () => {
   });
 
   it("writes one outbox row with the notification payload when the request has a notifyUrl", async () => {
-    const { request } = await buildRequest({ amount: 700, notifyUrl: "https://shop.example/hook", externalReference: "inv-7" });
+    const { request } = await buildRequest({ amount: 700, notifyUrl: "http://127.0.0.1:9/hook", externalReference: "inv-7" });
     const paid = await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
     const [event, ...rest] = await outboxFor(request.id);
     expect(rest).toHaveLength(0);
-    expect(event).toMatchObject({ url: "https://shop.example/hook", state: "PENDING", transactionId: paid.purchase!.id });
+    expect(event).toMatchObject({ url: "http://127.0.0.1:9/hook", state: "PENDING", transactionId: paid.purchase!.id });
     expect(event!.payload).toMatchObject({
       transactionType: "PURCHASE",
       state: "completed",

@@ -60,7 +60,7 @@ describe("transactions.refund", () => {
   });
 
   it("returns the earlier refund for a repeated reference and amount, REPEAT_REFERENCE for another amount", async () => {
-    const { merchant, purchase } = await buildPurchase({ notifyUrl: "https://shop.example/hook" });
+    const { merchant, purchase } = await buildPurchase({ notifyUrl: "http://127.0.0.1:9/hook" });
     const first = await refundTransaction(merchant.ctx, { transactionId: purchase.id, amount: 300, externalReference: "rf-1" });
     const again = await refundTransaction(merchant.ctx, { transactionId: purchase.id, amount: "300", externalReference: "rf-1" });
     expect(again.id).toBe(first.id);
@@ -100,7 +100,7 @@ describe("transactions.refund", () => {
   });
 
   it("writes the REFUND notification to the outbox only when the request has a notifyUrl", async () => {
-    const withUrl = await buildPurchase({ notifyUrl: "https://shop.example/hook" });
+    const withUrl = await buildPurchase({ notifyUrl: "http://127.0.0.1:9/hook" });
     const refund = await refundTransaction(withUrl.merchant.ctx, { transactionId: withUrl.purchase.id, amount: 250 });
     const events = await outboxFor(withUrl.purchase.requestId);
     expect(events.at(-1)).toMatchObject({ transactionId: refund.id, payload: { transactionType: "REFUND", amount: 250 } });

@@ -60,7 +60,7 @@ beforeAll(async () => {
   [merchant, stranger, payerKey] = await Promise.all([buildMerchant(), buildMerchant(), buildPayerKey()]);
   const { request } = await buildRequest({
     merchant,
-    notifyUrl: "https://shop.example/hook?token=s3cret",
+    notifyUrl: "http://127.0.0.1:9/hook?token=s3cret",
     externalReference: "ord-1",
   });
   const paid = await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });

@@ -58,7 +58,7 @@ describe("a payment request reached from a transaction or a webhook event", () =
     const merchant = await buildMerchant();
     const paid = await Promise.all(
       [0, 1].map(async () => {
-        const { request } = await buildRequest({ merchant, notifyUrl: "https://shop.example/hooks" });
+        const { request } = await buildRequest({ merchant, notifyUrl: "http://127.0.0.1:9/hooks" });
         const answer = await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
         return { requestId: request.id, purchaseId: answer.purchase!.id };
       }),

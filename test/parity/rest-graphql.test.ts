@@ -56,7 +56,7 @@ async function scenario(transport: Transport, walletId: string) {
     amount: 1500,
     externalReference: "order-1",
     description: "Two pies",
-    notifyUrl: "https://shop.example/h",
+    notifyUrl: "http://127.0.0.1:9/h",
     paymentExpirySeconds: 300,
   });
   const purchase = await transport.pay(paid, "sandbox.nzd.wallet", walletId);

@@ -53,7 +53,7 @@ beforeAll(async () => {
   typed = await buildOperations();
   paramsOf = {};
   for (const operation of typed.operations.filter((o) => o.rest)) (paramsOf[operation.rest!] ??= []).push(...operation.params);
-  const { merchant: m, request } = await buildRequest({ notifyUrl: "https://shop.example/h" });
+  const { merchant: m, request } = await buildRequest({ notifyUrl: "http://127.0.0.1:9/h" });
   const open = await buildRequest({ merchant: m });
   const paid = await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
   const wallet = await buildWallet(100);

@@ -8,7 +8,7 @@ describe("GET /metrics", () => {
     const merchant = await buildMerchant();
     const created = await rest("requests.create", {
       apiKey: merchant.apiKey,
-      json: { merchantId: merchant.merchantId, asset: "NZD", amount: 5, notifyUrl: "https://shop.example/hook" },
+      json: { merchantId: merchant.merchantId, asset: "NZD", amount: 5, notifyUrl: "http://127.0.0.1:9/hook" },
     });
     await rest("requests.pay", {
       apiKey: merchant.apiKey,
@@ -74,7 +74,7 @@ describe("request ids", () => {
     const merchant = await buildMerchant();
     const created = await rest("requests.create", {
       apiKey: merchant.apiKey,
-      json: { merchantId: merchant.merchantId, asset: "NZD", amount: 5, notifyUrl: "https://shop.example/hook" },
+      json: { merchantId: merchant.merchantId, asset: "NZD", amount: 5, notifyUrl: "http://127.0.0.1:9/hook" },
     });
     const paid = await rest("requests.pay", {
       apiKey: merchant.apiKey,

@@ -45,10 +45,10 @@ describe("requests.create", () => {
         asset: "NZD",
         amount: 1250,
         paymentExpirySeconds: 600,
-        notifyUrl: "https://shop.example/h",
+        notifyUrl: "http://127.0.0.1:9/h",
       },
     });
-    expect(json.body).toMatchObject({ denomination: { amount: 1250 }, notifyUrl: "https://shop.example/h" });
+    expect(json.body).toMatchObject({ denomination: { amount: 1250 }, notifyUrl: "http://127.0.0.1:9/h" });
     expect(Date.parse(json.body.expiresAt) - Date.parse(json.body.createdAt)).toBe(600_000);
 
     const viaGet = await rest("requests.create", {
