@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname, relative } from "node:path";
-import type { Reporter, TestModule } from "vitest/node";
+import type { Reporter, SerializedError, TestModule, TestRunEndReason } from "vitest/node";
 
 /** A failed test as the end of `npm test` names it: its file, its name and its error's first line. */
 export interface FailedTest {
@@ -16,7 +16,11 @@ export interface FailedTest {
  * end of a long output.
  */
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>) {
+  onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+    reason: TestRunEndReason,
+  ) {
     const counts = { passed: 0, failed: 0, skipped: 0 };
     const failures: FailedTest[] = [];
     for (const module of testModules) {
@@ -35,6 +39,15 @@ export default class SummaryReporter implements Reporter {
         counts.failed += 1;
         failures.push({ file, name: "(the file, outside its tests)", error: firstLine(module.errors()[0]?.message) });
       }
+    }
+    // An error no test caught (a timer's, a process's) fails the run as much as a failed test does.
+    for (const error of unhandledErrors) {
+      counts.failed += 1;
+      failures.push({ file: "(no file)", name: "an unhandled error", error: firstLine(error.message) });
+    }
+    if (reason === "failed" && counts.failed === 0) {
+      counts.failed += 1;
+      failures.push({ file: "(no file)", name: "the run itself (its setup, or a file that could not run)", error: "" });
     }
     console.log(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
     const tally = process.env["PAYREQ_TEST_TALLY"];
