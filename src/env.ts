@@ -220,9 +220,10 @@ export const webhookDestinationEnv = z.object({
 const databasePoolEnv = z.object({
   /**
    * Connections each API and worker process opens to PostgreSQL at most (and as many to
-   * DATABASE_READ_URL's replica). Every process counts against the server's max_connections.
+   * DATABASE_READ_URL's replica). Every process counts against the server's max_connections. At
+   * least 2: a worker generating its first signing key holds a lock on one while it publishes on another.
    */
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(20),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(1000).default(20),
 });
 
 /** The API process: `src/api/config.ts`. */

@@ -11,8 +11,8 @@ describe("DATABASE_POOL_SIZE", () => {
     expect(loadWorkerConfig(workerEnv.parse({ DATABASE_POOL_SIZE: "64" })).db.poolSize).toBe(64);
   });
 
-  it("refuses a value that is not a whole number from 1 to 1000, naming the setting", () => {
-    for (const DATABASE_POOL_SIZE of ["0", "-3", "2.5", "many", "1001", " "]) {
+  it("refuses a value that is not a whole number from 2 to 1000, naming the setting", () => {
+    for (const DATABASE_POOL_SIZE of ["0", "1", "-3", "2.5", "many", "1001", " "]) {
       for (const schema of [apiEnv, workerEnv]) {
         const parsed = schema.safeParse({ DATABASE_POOL_SIZE });
         expect(parsed.success, DATABASE_POOL_SIZE).toBe(false);
