@@ -20,7 +20,7 @@ export const testEnv = {
   CORS_ORIGINS: "https://dashboard.example",
   RATE_LIMIT_PER_MINUTE: "100000",
   // Every test process, and every API and worker process a test starts, holds at most this many
-  // connections: `npm test` runs four files at once (two per Node run) beside the browser tests,
+  // connections: `npm test` runs up to six files at once (two per vitest run, the browser's too),
   // with the processes they start, all on the machine's PostgreSQL and its 100 connections. At the default of 20, a burst in two
   // files that each start processes met "too many clients already".
   DATABASE_POOL_SIZE: "6",

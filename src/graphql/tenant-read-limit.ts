@@ -5,9 +5,9 @@ import { MAX_COST, readsOnItsOwn } from "./operation-cost.js";
 
 /**
  * Database reads of one tenant (a merchant, across all of its keys; a payer key) that run at once
- * in this process, across all of its calls. The pool has 20 connections: a tenant's flood holds
- * at most this many of them and waits behind itself, and other tenants' reads go straight to the
- * rest. A call of one root field and no nested lists never waits for its own.
+ * in this process, across all of its calls. The pool has DATABASE_POOL_SIZE connections (20 by
+ * default): a tenant's flood holds at most this many of them and waits behind itself, and other
+ * tenants' reads go straight to the rest. A call of one root field and no nested lists never waits for its own.
  */
 export const READS_AT_ONCE = 3;
 

@@ -13,7 +13,7 @@ const processState = globalThis as { [OPENED]?: true };
 
 if (!processState[OPENED]) {
   openDatabase(
-    { url: process.env["DATABASE_URL"]!, poolSize: Number(process.env["DATABASE_POOL_SIZE"]) },
+    { url: process.env["DATABASE_URL"]!, poolSize: Number(process.env["DATABASE_POOL_SIZE"] ?? 20) },
     createLogger({ level: "silent" }),
   );
   openKeyRevocations({ kind: "single", url: process.env["REDIS_URL"]! });
