@@ -8,7 +8,7 @@ import type { WorkerConfig } from "./config.js";
 import { startDeliveryWorker } from "./delivery.js";
 import { startHeartbeat } from "./heartbeat.js";
 import { postJson } from "./http-post.js";
-import { deliveryLeaseMs } from "./jobs/deliver-webhook.js";
+import { deliveryLeaseMs } from "../src/domain/webhooks/delivery-lease.js";
 import { startMaintenance } from "./maintenance.js";
 import { createWorkerMetrics, serveWorkerMetrics } from "./metrics.js";
 import { outageReporter, type OutageReporter } from "./outage.js";

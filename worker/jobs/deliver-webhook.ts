@@ -9,12 +9,6 @@ import { verdictOf, type AttemptVerdict } from "../../src/domain/webhooks/retry-
 import { signToken, type KeyStore } from "../signing.js";
 import { tokenClaims } from "../../src/domain/webhooks/token-claims.js";
 
-/**
- * How long one attempt may hold its event (and its BullMQ job lock): the timeout plus time to sign
- * and record. A worker killed mid-delivery frees the event when this runs out.
- */
-export const deliveryLeaseMs = (timeoutMs: number) => timeoutMs + 5_000;
-
 export type DeliveryDeps = {
   config: WorkerConfig["webhooks"];
   keys: KeyStore;

@@ -1,3 +1,5 @@
+import { deliveryLeaseMs } from "./delivery-lease.js";
+
 /** Where an endpoint may point: WEBHOOK_ALLOW_PRIVATE_NETWORKS, as for a request's notifyUrl. */
 export interface DestinationRules {
   allowPrivateNetworks: boolean;
@@ -5,7 +7,7 @@ export interface DestinationRules {
 
 /** What calls on endpoints read of the settings: the address rules, and how long a test event is waited for. */
 export interface WebhookCallSettings extends DestinationRules {
-  /** WEBHOOK_TIMEOUT and the time the worker takes to sign and record (its delivery lease). */
+  /** The worker's delivery lease: WEBHOOK_TIMEOUT and the time it takes to sign and record. */
   testEventWaitMs: number;
 }
 
@@ -14,5 +16,5 @@ export function webhookCallSettings(env: {
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: boolean;
   WEBHOOK_TIMEOUT: number;
 }): WebhookCallSettings {
-  return { allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS, testEventWaitMs: env.WEBHOOK_TIMEOUT + 5_000 };
+  return { allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS, testEventWaitMs: deliveryLeaseMs(env.WEBHOOK_TIMEOUT) };
 }
