@@ -22,7 +22,7 @@ export const USAGE = `Usage: npm run admin -- <command> [--json]
                                                  request.cancelled, request.expired (at most 16 per merchant)
   endpoint list --merchant ID                    the merchant's webhook endpoints, oldest first
   endpoint update ENDPOINT_ID [--url URL] [--types TYPE,TYPE] [--description D] [--enable | --disable]
-                                                 change an endpoint (an empty --description clears it); disabling
+                                                 change an endpoint (a blank option is not given); disabling
                                                  holds its deliveries until it is enabled and recovered
   endpoint delete ENDPOINT_ID                    delete an endpoint and its delivery log (its events stay)
   endpoint ping ENDPOINT_ID                      send it a signed test event and print the attempt's outcome
