@@ -20,14 +20,14 @@ import type { Command } from "./command-line.js";
 export type EndpointCommand = Extract<Command, `endpoint ${string}`>;
 
 /** `--types payment.completed,refund.completed`: each name a subscribable type, or INVALID_EVENT_TYPE. */
-export function eventTypesNamed(list: string): SubscribableEventType[] {
+function eventTypesNamed(list: string): SubscribableEventType[] {
   const parsed = typeNameList.safeParse(list);
   if (parsed.success) return parsed.data;
   throw new ValidationError("INVALID_EVENT_TYPE", `--types ${parsed.error.issues[0]!.message}.`);
 }
 
 /** An endpoint as the CLI prints it: dotted type names, ISO times, absent fields left out. */
-export function presentEndpoint(endpoint: WebhookEndpoint): Record<string, unknown> {
+function presentEndpoint(endpoint: WebhookEndpoint): Record<string, unknown> {
   const time = (at: Date | null) => at?.toISOString();
   const shown = {
     id: endpoint.id,
@@ -43,11 +43,11 @@ export function presentEndpoint(endpoint: WebhookEndpoint): Record<string, unkno
     createdAt: time(endpoint.createdAt),
     updatedAt: time(endpoint.updatedAt),
   };
-  return Object.fromEntries(Object.entries(shown).filter(([, value]) => value !== undefined));
+  return defined(shown);
 }
 
 /** The values a command line gave (command-line.ts has checked which it takes and needs). */
-export interface EndpointArgs {
+interface EndpointArgs {
   text: (name: string) => string | undefined;
   flag: (name: string) => boolean;
   /** The endpoint's id, for the commands that take one. */
@@ -96,7 +96,8 @@ export async function runEndpointCommand(
 
 /** A test event's outcome; without a worker making its attempt in time, that it was not attempted yet. */
 async function ping(ctx: DomainContext, endpointId: string, waitMs: number): Promise<Record<string, unknown>> {
-  const { delivery, attempt } = await pingWebhookEndpoint(ctx, { endpointId }, waitMs);
+  const outcome = await pingWebhookEndpoint(ctx, { endpointId }, waitMs);
+  const { delivery, attempt } = outcome;
   if (!attempt)
     return {
       deliveryId: delivery.id,
@@ -106,11 +107,16 @@ async function ping(ctx: DomainContext, endpointId: string, waitMs: number): Pro
     };
   const shown = {
     deliveryId: delivery.id,
-    delivered: attempt.outcome === "DELIVERED",
+    delivered: outcome.delivered,
     outcome: attempt.outcome,
     statusCode: attempt.statusCode ?? undefined,
     durationMs: attempt.durationMs ?? undefined,
     error: attempt.error ?? undefined,
   };
-  return Object.fromEntries(Object.entries(shown).filter(([, value]) => value !== undefined));
+  return defined(shown);
+}
+
+/** The fields that have a value: what the CLI prints leaves out what is not there. */
+function defined(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }

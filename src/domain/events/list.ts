@@ -36,7 +36,7 @@ export interface EventPage {
   nextCursor: string | null;
 }
 
-export const DEFAULT_EVENT_PAGE = 20;
+const DEFAULT_EVENT_PAGE = 20;
 export const MAX_EVENT_PAGE = 100;
 
 const SUBSCRIBABLE_NAMES = SUBSCRIBABLE_EVENT_TYPES.map((type) => EVENT_TYPE_NAMES[type]).join(", ");
@@ -70,7 +70,7 @@ const LAST_INSTANT = 253_402_300_799_999;
 
 const notThisList = () => new ValidationError("BAD_REQUEST", "after must be a cursor returned by this list.");
 
-export const eventCursor = (event: { createdAt: Date; id: string }): string =>
+const eventCursor = (event: { createdAt: Date; id: string }): string =>
   Buffer.from(`events:${event.createdAt.getTime()}:${event.id}`).toString("base64url");
 
 function readCursor(cursor: string): { createdAt: Date; id: string } {

@@ -2,16 +2,25 @@ import type { WebhookEventState } from "../../generated/prisma/client.js";
 import { requireMerchant } from "../auth.js";
 import { dashboardDatabase, type DomainContext } from "../context.js";
 
+/** What a page of an outbox log asks for: newest first, optionally in some states, 50 by default and at most 200. */
+export interface OutboxLogPage {
+  states?: WebhookEventState[] | null;
+  first?: number | null;
+}
+
+/** The filter, order and size of a page of an outbox log: the notifications', or an endpoint's deliveries. */
+export function outboxLogPage({ states, first }: OutboxLogPage) {
+  return {
+    where: states ? { state: { in: states } } : {},
+    orderBy: [{ createdAt: "desc" as const }, { id: "desc" as const }],
+    take: Math.min(Math.max(first ?? 50, 1), 200),
+  };
+}
+
 /** The calling merchant's notifications to notifyUrls, newest first, optionally only those in some states. */
-export async function listWebhookEvents(
-  ctx: DomainContext,
-  input: { states?: WebhookEventState[] | null; first?: number | null },
-) {
+export async function listWebhookEvents(ctx: DomainContext, input: OutboxLogPage) {
   const { merchantId } = requireMerchant(ctx);
   const { db } = await dashboardDatabase(ctx);
-  return db.webhookEvent.findMany({
-    where: { merchantId, endpointId: null, ...(input.states ? { state: { in: input.states } } : {}) },
-    orderBy: { createdAt: "desc" },
-    take: Math.min(Math.max(input.first ?? 50, 1), 200),
-  });
+  const { where, ...page } = outboxLogPage(input);
+  return db.webhookEvent.findMany({ where: { merchantId, endpointId: null, ...where }, ...page });
 }

@@ -43,6 +43,8 @@ export interface PingOutcome {
   delivery: WebhookEvent;
   /** Its attempt once made; null when the worker has not finished it in time (it is still sent). */
   attempt: WebhookAttempt | null;
+  /** The endpoint answered 2xx in time. */
+  delivered: boolean;
 }
 
 /**
@@ -72,5 +74,6 @@ async function awaitAttempt(deliveryId: string, waitMs: number): Promise<PingOut
     waitMs,
   );
   if (!row) throw notFound("WEBHOOK_ENDPOINT_NOT_FOUND");
-  return { delivery: row.delivery, attempt: reached ? row.attempt : null };
+  const attempt = reached ? row.attempt : null;
+  return { delivery: row.delivery, attempt, delivered: attempt?.outcome === "DELIVERED" };
 }

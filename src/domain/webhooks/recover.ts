@@ -13,7 +13,7 @@ import { sendAgainAt } from "./delivery-states.js";
 import { endpointOwner } from "./endpoint-owner.js";
 
 /** One recovery per endpoint in this long: each may queue thousands of deliveries. */
-export const RECOVERY_INTERVAL_MS = 60_000;
+const RECOVERY_INTERVAL_MS = 60_000;
 
 export const recoverInput = z.object({ endpointId: id, since: z.union([z.date(), instantText]) });
 export type RecoverInput = z.input<typeof recoverInput>;

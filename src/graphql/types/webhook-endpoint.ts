@@ -1,4 +1,5 @@
-import { endpointHealth } from "../../domain/webhooks/endpoint-health.js";
+import { endpointHealth, type EndpointHealth } from "../../domain/webhooks/endpoint-health.js";
+import { outboxLogPage } from "../../domain/webhooks/list.js";
 import {
   createEndpointInput,
   createWebhookEndpoint,
@@ -7,7 +8,7 @@ import {
   listWebhookEndpoints,
   updateWebhookEndpoint,
 } from "../../domain/webhooks/endpoints.js";
-import { pingWebhookEndpoint } from "../../domain/webhooks/ping.js";
+import { pingWebhookEndpoint, type PingOutcome } from "../../domain/webhooks/ping.js";
 import { lastRecovery, recoverInput, recoverWebhookDeliveries, type Recovery } from "../../domain/webhooks/recover.js";
 import { redeliverEndpointDelivery } from "../../domain/webhooks/redeliver.js";
 import { runIdempotently } from "../../transport/idempotency.js";
@@ -17,7 +18,7 @@ import { parameterCodes } from "../strict-variables.js";
 import { EventTypeEnum } from "./event-type.js";
 import { WebhookAttemptOutcomeEnum, WebhookEventStateEnum, WebhookOutboxEntry } from "./webhook-event.js";
 
-const WebhookEndpointHealth = builder.objectRef<Awaited<ReturnType<typeof endpointHealth>>>("WebhookEndpointHealth").implement({
+const WebhookEndpointHealth = builder.objectRef<EndpointHealth>("WebhookEndpointHealth").implement({
   description: "How an endpoint's deliveries are doing.",
   fields: (t) => ({
     lastAttemptAt: t.expose("lastAttemptAt", {
@@ -86,11 +87,7 @@ const WebhookEndpoint = builder.prismaObject("WebhookEndpoint", {
         states: t.arg({ type: [WebhookEventStateEnum], description: "Only deliveries in these states." }),
         first: t.arg.int({ description: "At most this many (default 50, at most 200)." }),
       },
-      query: (args) => ({
-        where: args.states ? { state: { in: args.states } } : {},
-        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-        take: Math.min(Math.max(args.first ?? 50, 1), 200),
-      }),
+      query: (args) => outboxLogPage(args),
       type: WebhookDelivery,
     }),
     recoveredAt: t.expose("recoveredAt", { type: "DateTime", nullable: true, description: "When it was last recovered." }),
@@ -99,13 +96,10 @@ const WebhookEndpoint = builder.prismaObject("WebhookEndpoint", {
   }),
 });
 
-const WebhookTestResult = builder.objectRef<Awaited<ReturnType<typeof pingWebhookEndpoint>>>("WebhookTestResult").implement({
+const WebhookTestResult = builder.objectRef<PingOutcome>("WebhookTestResult").implement({
   description: "A test event's delivery and its attempt.",
   fields: (t) => ({
-    delivered: t.boolean({
-      description: "The endpoint answered 2xx in time.",
-      resolve: (result) => result.attempt?.outcome === "DELIVERED",
-    }),
+    delivered: t.exposeBoolean("delivered", { description: "The endpoint answered 2xx in time." }),
     outcome: t.field({
       type: WebhookAttemptOutcomeEnum,
       nullable: true,
