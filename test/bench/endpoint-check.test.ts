@@ -2,19 +2,24 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { deliveryProblems, type EndpointPlan, type ExpectedEvent } from "../../bench/endpoint-check.js";
 import { roundMix } from "../../bench/endpoint-deliveries.js";
+import { EVENT_OBJECT_CLAIM, EVENT_TYPE_NAMES } from "../../src/domain/events/types.js";
 
 const event = (type: ExpectedEvent["type"]): ExpectedEvent => {
   const id = randomUUID();
-  const claim = type === "PAYMENT_COMPLETED" || type === "REFUND_COMPLETED" ? "transaction" : "request";
-  return { id, type, createdAt: new Date("2026-11-27T05:00:00.123Z"), payload: { [`${claim}Id`]: id, amount: 300 } };
+  return {
+    id,
+    type,
+    createdAt: new Date("2026-11-27T05:00:00.123Z"),
+    payload: { [`${EVENT_OBJECT_CLAIM[type]}Id`]: id, amount: 300 },
+  };
 };
 
-/** The claims the worker signs for an event (beside iss and iat). */
+/** The claims the worker signs for an event (beside iss and iat): its type's name, and its object under its claim. */
 const claimsOf = (e: ExpectedEvent): Record<string, unknown> => ({
   jti: e.id,
-  type: { PAYMENT_COMPLETED: "payment.completed", REFUND_COMPLETED: "refund.completed" }[e.type as string] ?? "request.cancelled",
+  type: EVENT_TYPE_NAMES[e.type],
   createdAt: e.createdAt.toISOString(),
-  [e.type === "REQUEST_CANCELLED" ? "request" : "transaction"]: e.payload,
+  [EVENT_OBJECT_CLAIM[e.type]]: e.payload,
 });
 
 const money: EndpointPlan = { name: "money", eventTypes: ["PAYMENT_COMPLETED", "REFUND_COMPLETED"], enabled: true };
