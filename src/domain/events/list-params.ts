@@ -3,25 +3,24 @@ import { requireMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { instantText } from "../instants.js";
 import { id, optional, parseInput, wholeNumber } from "../validation.js";
-import { listEvents, MAX_EVENT_PAGE, type EventPage } from "./list.js";
-import { EVENT_TYPE_NAMES, SUBSCRIBABLE_EVENT_TYPES, typeNameList } from "./types.js";
-
-const NAMES = SUBSCRIBABLE_EVENT_TYPES.map((type) => EVENT_TYPE_NAMES[type]).join(", ");
+import { LIST_EVENTS_CODES, listEvents, MAX_EVENT_PAGE, type EventPage } from "./list.js";
+import { SUBSCRIBABLE_NAMES, typeNameList } from "./types.js";
 
 /** events.list's parameters as REST gives them: text (or, for limit, a JSON integer), each optional. */
 export const listEventsParams = z.object({
-  types: optional(typeNameList).describe(`Comma-separated event types, any of ${NAMES}; all of them when not given.`),
+  types: optional(typeNameList).describe(
+    `Comma-separated event types, any of ${SUBSCRIBABLE_NAMES}; all of them when not given.`,
+  ),
   createdFrom: optional(instantText).describe("Created at or after this ISO 8601 instant."),
   createdTo: optional(instantText).describe("Created before this ISO 8601 instant."),
   requestId: optional(id).describe("Only the events of this request."),
   limit: optional(wholeNumber(1, MAX_EVENT_PAGE)).describe(`At most this many events, 1 to ${MAX_EVENT_PAGE} (default 20).`),
   after: optional(z.string()).describe("The nextCursor of the page before."),
 });
-const codes = { types: "INVALID_EVENT_TYPE", requestId: "INVALID_REQUEST_ID" } as const;
 
 /** listEvents with REST's parameters (merchant keys only: a payer key is FORBIDDEN whatever it sends). */
 export async function listEventsWithParams(ctx: DomainContext, params: unknown): Promise<EventPage> {
   requireMerchant(ctx);
-  const { limit, after, ...filter } = parseInput(listEventsParams, codes, params);
+  const { limit, after, ...filter } = parseInput(listEventsParams, LIST_EVENTS_CODES, params);
   return listEvents(ctx, filter, { limit, after });
 }

@@ -9,7 +9,7 @@ import { dashboardDatabase, type DomainContext } from "../context.js";
 import { ValidationError } from "../errors.js";
 import { id, optional, parseInput } from "../validation.js";
 import { presentEvent, type ApiEvent } from "./present.js";
-import { EVENT_TYPE_NAMES, SUBSCRIBABLE_EVENT_TYPES, type SubscribableEventType } from "./types.js";
+import { SUBSCRIBABLE_EVENT_TYPES, SUBSCRIBABLE_NAMES, type SubscribableEventType } from "./types.js";
 
 /** What narrows the list; every part optional. */
 export interface EventFilter {
@@ -39,8 +39,6 @@ export interface EventPage {
 const DEFAULT_EVENT_PAGE = 20;
 export const MAX_EVENT_PAGE = 100;
 
-const SUBSCRIBABLE_NAMES = SUBSCRIBABLE_EVENT_TYPES.map((type) => EVENT_TYPE_NAMES[type]).join(", ");
-
 const listInput = z.object({
   types: z
     .array(
@@ -54,7 +52,8 @@ const listInput = z.object({
   requestId: optional(id),
   after: optional(z.string({ error: "must be a cursor returned by this list" })),
 });
-const codes = { types: "INVALID_EVENT_TYPE", requestId: "INVALID_REQUEST_ID" } as const;
+/** The codes of the list's parameters that have their own (the rest are BAD_REQUEST). */
+export const LIST_EVENTS_CODES = { types: "INVALID_EVENT_TYPE", requestId: "INVALID_REQUEST_ID" } as const;
 
 /**
  * A cursor is the position of the page's last event in the list's order, (createdAt, id), behind
@@ -137,7 +136,7 @@ function pageSize(limit: number | null | undefined): number {
  */
 export async function listEvents(ctx: DomainContext, filter: EventFilter = {}, page: EventPageRequest = {}): Promise<EventPage> {
   const { merchantId } = requireMerchant(ctx);
-  const given = parseInput(listInput, codes, { ...filter, after: page.after });
+  const given = parseInput(listInput, LIST_EVENTS_CODES, { ...filter, after: page.after });
   const limit = pageSize(page.limit);
   const position = given.after === undefined ? null : readCursor(given.after);
   const types: readonly SubscribableEventType[] = given.types?.length ? [...new Set(given.types)] : SUBSCRIBABLE_EVENT_TYPES;

@@ -42,7 +42,8 @@ export const EVENT_OBJECT_CLAIM = {
   PING: "endpoint",
 } as const satisfies Record<EventType, string>;
 
-const SUBSCRIBABLE_NAMES = SUBSCRIBABLE_EVENT_TYPES.map((type) => EVENT_TYPE_NAMES[type]).join(", ");
+/** The names an endpoint or a list may ask for, for messages and docs: "payment.completed, refund.completed, …". */
+export const SUBSCRIBABLE_NAMES = SUBSCRIBABLE_EVENT_TYPES.map((type) => EVENT_TYPE_NAMES[type]).join(", ");
 
 /** Comma-separated dotted names (REST's `types`, the CLI's `--types`), each trimmed, as their enum values. */
 export const typeNameList = z.string().transform((text, ctx) => {
