@@ -7,6 +7,7 @@ import { createMerchant } from "../src/domain/merchants/create.js";
 import { createRequest } from "../src/domain/requests/create.js";
 import type { CreateRequestInput } from "../src/domain/requests/schemas.js";
 import { createWallet } from "../src/domain/wallets/create.js";
+import { createWebhookEndpoint, type CreateEndpointInput } from "../src/domain/webhooks/endpoints.js";
 import { logger } from "./api-parts.js";
 import { until } from "./until.js";
 
@@ -64,4 +65,16 @@ export async function walletBalance(walletId: string): Promise<bigint> {
 
 export async function outboxFor(requestId: string) {
   return db.webhookEvent.findMany({ where: { requestId }, orderBy: { createdAt: "asc" } });
+}
+
+/**
+ * A webhook endpoint of the merchant, for payments at a loopback port where nothing listens unless
+ * given otherwise; loopback addresses allowed, as with WEBHOOK_ALLOW_PRIVATE_NETWORKS.
+ */
+export async function buildEndpoint(merchant: TestMerchant, input: Partial<CreateEndpointInput> = {}) {
+  return createWebhookEndpoint(
+    merchant.ctx,
+    { url: "http://127.0.0.1:9/h", eventTypes: ["PAYMENT_COMPLETED"], ...input },
+    { allowPrivateNetworks: true },
+  );
 }

@@ -5,10 +5,9 @@ import { describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { authenticate } from "../../src/domain/keys/authenticate.js";
 import { cancelRequest } from "../../src/domain/requests/cancel.js";
-import { createWebhookEndpoint } from "../../src/domain/webhooks/endpoints.js";
 import { currentSigningKid } from "../../src/domain/webhooks/signing-keys.js";
 import { expectCode } from "../expect-error.js";
-import { buildMerchant, buildRequest } from "../factories.js";
+import { buildEndpoint, buildMerchant, buildRequest } from "../factories.js";
 import { holdingSigningKeys } from "../signing-key-lock.js";
 import { ownDatabase, projectCopy } from "../start/project-copy.js";
 import { adminWith } from "./run-admin.js";
@@ -403,11 +402,7 @@ describe("admin CLI webhook endpoints", () => {
     { timeout: 60_000 },
     async () => {
       const merchant = await buildMerchant();
-      const endpoint = await createWebhookEndpoint(
-        merchant.ctx,
-        { url: hookUrl, eventTypes: ["REQUEST_CANCELLED"] },
-        { allowPrivateNetworks: true },
-      );
+      const endpoint = await buildEndpoint(merchant, { url: hookUrl, eventTypes: ["REQUEST_CANCELLED"] });
       const since = new Date(Date.now() - 60_000).toISOString();
       const { request } = await buildRequest({ merchant });
       await cancelRequest(merchant.ctx, { requestId: request.id });

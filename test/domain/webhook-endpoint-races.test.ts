@@ -1,12 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { db, pool } from "../../src/db.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
-import { createWebhookEndpoint } from "../../src/domain/webhooks/endpoints.js";
 import { pingWebhookEndpoint } from "../../src/domain/webhooks/ping.js";
-import { buildMerchant, buildRequest, payer } from "../factories.js";
+import { buildEndpoint, buildMerchant, buildRequest, payer } from "../factories.js";
 import { until } from "../until.js";
-
-const loopback = { allowPrivateNetworks: true };
 
 /** Whether some session waits for a lock the session `pid` holds. */
 const blockedBy = async (pid: number) =>
@@ -20,11 +17,7 @@ const blockedBy = async (pid: number) =>
 describe("webhook endpoints beside the calls that fan out to them", () => {
   it("let a payment complete while its merchant's endpoint is being deleted, without a delivery to it", async () => {
     const merchant = await buildMerchant();
-    const endpoint = await createWebhookEndpoint(
-      merchant.ctx,
-      { url: "http://127.0.0.1:9/h", eventTypes: ["PAYMENT_COMPLETED"] },
-      loopback,
-    );
+    const endpoint = await buildEndpoint(merchant);
     const { request } = await buildRequest({ merchant });
     const deleting = await pool.connect();
     try {
@@ -45,11 +38,7 @@ describe("webhook endpoints beside the calls that fan out to them", () => {
 
   it("answer a test event whose endpoint is deleted while it waits as WEBHOOK_ENDPOINT_NOT_FOUND", async () => {
     const merchant = await buildMerchant();
-    const endpoint = await createWebhookEndpoint(
-      merchant.ctx,
-      { url: "http://127.0.0.1:9/h", eventTypes: ["PAYMENT_COMPLETED"] },
-      loopback,
-    );
+    const endpoint = await buildEndpoint(merchant);
     // No worker runs here: the test event waits for its attempt until the endpoint goes.
     const pinging = pingWebhookEndpoint(merchant.ctx, { endpointId: endpoint.id }, 20_000);
     await until(

@@ -4,9 +4,8 @@
  * because a worker delivers everything in its database, and this file has one of its own.
  */
 import { describe, expect, it } from "vitest";
-import { createWebhookEndpoint } from "../../src/domain/webhooks/endpoints.js";
 import { adminWith } from "../cli/run-admin.js";
-import { buildMerchant } from "../factories.js";
+import { buildEndpoint, buildMerchant } from "../factories.js";
 import { startReceiver, verifyNotifications, withWorker, workerConfig } from "./harness.js";
 
 const admin = (...args: string[]) => adminWith({ WEBHOOK_TIMEOUT: "2s" }, ...args);
@@ -16,11 +15,7 @@ describe("admin CLI endpoint ping", () => {
     let status = 200;
     const receiver = await startReceiver(() => ({ status }));
     const merchant = await buildMerchant();
-    const endpoint = await createWebhookEndpoint(
-      merchant.ctx,
-      { url: receiver.url, eventTypes: ["PAYMENT_COMPLETED"], enabled: false },
-      { allowPrivateNetworks: true },
-    );
+    const endpoint = await buildEndpoint(merchant, { url: receiver.url, enabled: false });
     await withWorker(workerConfig({ timeoutMs: 2_000 }), async () => {
       // A disabled endpoint is tried too: a test event is how one is checked before it is enabled.
       const ok = await admin("endpoint", "ping", endpoint.id, "--json");

@@ -6,18 +6,18 @@ import { cancelRequest } from "../../src/domain/requests/cancel.js";
 import { expireOverdueRequests } from "../../src/domain/requests/expire.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { refundTransaction } from "../../src/domain/transactions/refund.js";
-import { createWebhookEndpoint, updateWebhookEndpoint } from "../../src/domain/webhooks/endpoints.js";
+import { updateWebhookEndpoint } from "../../src/domain/webhooks/endpoints.js";
 import { endpointHealth } from "../../src/domain/webhooks/endpoint-health.js";
 import { pingWebhookEndpoint } from "../../src/domain/webhooks/ping.js";
 import { recoverWebhookDeliveries } from "../../src/domain/webhooks/recover.js";
 import { redeliverEndpointDelivery } from "../../src/domain/webhooks/redeliver.js";
-import { buildMerchant, buildRequest, payer, type TestMerchant } from "../factories.js";
+import { buildEndpoint, buildMerchant, buildRequest, payer, type TestMerchant } from "../factories.js";
 import { keptLog, startReceiver, until, verifyNotifications, withWorker, workerConfig, type Received } from "./harness.js";
 
 const loopback = { allowPrivateNetworks: true };
 
 async function endpointFor(merchant: TestMerchant, url: string, eventTypes: EventType[]) {
-  return createWebhookEndpoint(merchant.ctx, { url, eventTypes }, loopback);
+  return buildEndpoint(merchant, { url, eventTypes });
 }
 
 async function paid(merchant: TestMerchant, notifyUrl?: string) {

@@ -8,8 +8,7 @@ import { describe, expect, it } from "vitest";
 import { pool, toUtcText as utc } from "../../src/db.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { sweepExpiredData } from "../../src/domain/retention/sweeps.js";
-import { createWebhookEndpoint } from "../../src/domain/webhooks/endpoints.js";
-import { buildMerchant, buildRequest, payer } from "../factories.js";
+import { buildEndpoint, buildMerchant, buildRequest, payer } from "../factories.js";
 import { until, withWorker, workerConfig } from "./harness.js";
 
 const DAY = 86_400_000;
@@ -105,11 +104,7 @@ describe("retention sweeps", () => {
 
   it("delete endpoint deliveries as notifications, and events once past WEBHOOK_RETENTION with no delivery left", async () => {
     const merchant = await buildMerchant();
-    const endpoint = await createWebhookEndpoint(
-      merchant.ctx,
-      { url: "http://127.0.0.1:9/hook", eventTypes: ["PAYMENT_COMPLETED"] },
-      { allowPrivateNetworks: true },
-    );
+    const endpoint = await buildEndpoint(merchant);
     /** A payment's event, made `eventDaysAgo` days ago, and its delivery to the endpoint, last changed as given. */
     async function delivered(eventDaysAgo: number, state: "PENDING" | "DELIVERED" | "HELD", lastChangedDaysAgo: number) {
       const { request } = await buildRequest({ merchant });
