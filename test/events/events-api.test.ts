@@ -76,6 +76,16 @@ async function insertEvents(
   return ids;
 }
 
+/** `count` events of one new request of the merchant, the i-th as `each(i)` says; the request. */
+async function eventsOfOneRequest(merchant: TestMerchant, count: number, each: (i: number) => { type: string; createdAt: Date }) {
+  const { request } = await buildRequest({ merchant });
+  await insertEvents(
+    merchant,
+    Array.from({ length: count }, (_, i) => ({ ...each(i), requestId: request.id })),
+  );
+  return request;
+}
+
 /** The merchant's event ids in the list's order, read from the table itself. */
 async function idsInOrder(merchantId: string): Promise<string[]> {
   const { rows } = await pool.query<{ id: string }>(
@@ -167,17 +177,12 @@ describe("the events API lists what payments, refunds, cancellations and expirie
 describe("paging", () => {
   it("pages through 1,000 events without a gap or a duplicate while new ones arrive, over REST and GraphQL", async () => {
     const merchant = await buildMerchant();
-    const { request } = await buildRequest({ merchant });
     // Three events to each millisecond: the id breaks the ties.
     const base = Date.parse("2026-01-01T00:00:00.000Z");
-    await insertEvents(
-      merchant,
-      Array.from({ length: 1000 }, (_, i) => ({
-        type: ["PAYMENT_COMPLETED", "REFUND_COMPLETED", "REQUEST_CANCELLED", "REQUEST_EXPIRED"][i % 4]!,
-        requestId: request.id,
-        createdAt: new Date(base + Math.floor(i / 3)),
-      })),
-    );
+    const request = await eventsOfOneRequest(merchant, 1000, (i) => ({
+      type: ["PAYMENT_COMPLETED", "REFUND_COMPLETED", "REQUEST_CANCELLED", "REQUEST_EXPIRED"][i % 4]!,
+      createdAt: new Date(base + Math.floor(i / 3)),
+    }));
     const before = await idsInOrder(merchant.merchantId);
     expect(before).toHaveLength(1000);
 
@@ -217,12 +222,8 @@ describe("paging", () => {
 
   it("answers 20 events by default, and a cursor carries any filter on", async () => {
     const merchant = await buildMerchant();
-    const { request } = await buildRequest({ merchant });
     const base = Date.parse("2026-02-01T00:00:00.000Z");
-    await insertEvents(
-      merchant,
-      Array.from({ length: 25 }, (_, i) => ({ type: "PAYMENT_COMPLETED", requestId: request.id, createdAt: new Date(base + i) })),
-    );
+    await eventsOfOneRequest(merchant, 25, (i) => ({ type: "PAYMENT_COMPLETED", createdAt: new Date(base + i) }));
     const all = await idsInOrder(merchant.merchantId);
     const first = await listed(merchant.apiKey);
     expect(first.events.map((e) => e.eventId)).toEqual(all.slice(0, 20));
@@ -301,15 +302,7 @@ describe("filters", () => {
 describe("tenants", () => {
   it("shows each merchant only its own events, refuses another merchant's cursor as BAD_REQUEST and a payer key as FORBIDDEN", async () => {
     const [a, b, payerKey] = await Promise.all([buildMerchant(), buildMerchant(), buildPayerKey()]);
-    const { request } = await buildRequest({ merchant: a });
-    await insertEvents(
-      a,
-      Array.from({ length: 3 }, (_, i) => ({
-        type: "PAYMENT_COMPLETED",
-        requestId: request.id,
-        createdAt: new Date(Date.now() - i),
-      })),
-    );
+    const request = await eventsOfOneRequest(a, 3, (i) => ({ type: "PAYMENT_COMPLETED", createdAt: new Date(Date.now() - i) }));
     const own = await listed(a.apiKey, { limit: "1" });
     expect(own.events).toHaveLength(1);
     const cursor = own.nextCursor!;
