@@ -11,9 +11,8 @@ import {
 import { pingWebhookEndpoint, type PingOutcome } from "../../domain/webhooks/ping.js";
 import { lastRecovery, recoverInput, recoverWebhookDeliveries, type Recovery } from "../../domain/webhooks/recover.js";
 import { redeliverEndpointDelivery } from "../../domain/webhooks/redeliver.js";
-import { runIdempotently } from "../../transport/idempotency.js";
 import { builder } from "../builder.js";
-import { idempotentMutation } from "../idempotent.js";
+import { idempotentMutation, runIdempotentCall } from "../idempotent.js";
 import { parameterCodes } from "../strict-variables.js";
 import { EventTypeEnum } from "./event-type.js";
 import { WebhookAttemptOutcomeEnum, WebhookEventStateEnum, WebhookOutboxEntry } from "./webhook-event.js";
@@ -239,23 +238,21 @@ builder.mutationFields((t) => {
         idempotencyKey,
       },
       errors: {},
-      resolve: async (_root, { input, idempotencyKey: key }, ctx) => {
-        const domain = await ctx.domain();
-        const recovery = { endpointId: input.id, since: input.since };
-        if (key === null || key === undefined) return recoverWebhookDeliveries(domain, recovery);
-        const answer = await runIdempotently({
-          actor: domain.actor,
+      resolve: async (_root, { input, idempotencyKey: key }, ctx) =>
+        runIdempotentCall(
+          {
+            operation: "webhookEndpointRecover",
+            schema: recoverInput,
+            run: recoverWebhookDeliveries,
+            // The count is the answer: a retry gets the first count, not a new one.
+            keep: (result) => result,
+            rebuild: lastRecovery,
+            replay: async (_ctx, kept) => kept,
+          },
+          { endpointId: input.id, since: input.since },
           key,
-          operation: "graphql:webhookEndpointRecover",
-          schema: recoverInput,
-          input: recovery,
-          run: (writeIdempotencyRecord) => recoverWebhookDeliveries({ ...domain, writeIdempotencyRecord }, recovery),
-          keep: (result) => result,
-          rebuild: (endpointId) => lastRecovery(domain, endpointId),
-        });
-        if (!answer.ok) throw answer.refusal;
-        return answer.replayed ? answer.kept : answer.result;
-      },
+          ctx,
+        ),
     }),
   };
 });
