@@ -13,8 +13,6 @@
  * (endpoint-check.ts); anything else stops the bench.
  */
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from "jose";
 import { closeDatabase, openDatabase } from "../src/db.js";
 import type { DomainContext } from "../src/domain/context.js";
@@ -29,11 +27,12 @@ import { queryRows, statement } from "../src/sql/statements.js";
 import { events } from "../src/sql/tables.js";
 import { payBody, refundBody, type Bench } from "./calls.js";
 import { deliveryProblems, type EndpointPlan, type ExpectedEvent } from "./endpoint-check.js";
-import { call, waitUntil } from "./load.js";
+import { call } from "./load.js";
+import { deliveredPerSecond, startLoopbackReceiver } from "./receiver.js";
 import { seedRequests } from "./seed.js";
 
 /** The merchant's endpoints: each receives only its types, the disabled one nothing. */
-export const ENDPOINTS: EndpointPlan[] = [
+const ENDPOINTS: EndpointPlan[] = [
   { name: "payments", eventTypes: ["PAYMENT_COMPLETED"], enabled: true },
   { name: "money", eventTypes: ["PAYMENT_COMPLETED", "REFUND_COMPLETED"], enabled: true },
   { name: "cancellations", eventTypes: ["REQUEST_CANCELLED"], enabled: true },
@@ -48,31 +47,21 @@ const MAKING_DEADLINE_MS = 300_000;
 async function startEndpointReceiver(names: string[]) {
   const tokens = new Map<string, string[]>(names.map((name) => [name, []]));
   const strays: string[] = [];
-  let arrived = 0;
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
-    req.on("end", () => {
-      arrived += 1;
-      const list = tokens.get((req.url ?? "").slice(1));
-      if (list) list.push((JSON.parse(body) as { token: string }).token);
-      else strays.push(req.url ?? "");
-      res.writeHead(200).end("ok");
-    });
-  }).listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const receiver = await startLoopbackReceiver((path, token) => {
+    const list = tokens.get(path.slice(1));
+    if (list) list.push(token);
+    else strays.push(path);
+  });
   return {
-    urlOf: (name: string) => `${origin}/${name}`,
+    ...receiver,
+    urlOf: (name: string) => `${receiver.origin}/${name}`,
     tokens,
     strays,
-    arrived: () => arrived,
     /** Forgets what came, for the next round. */
     clear: () => {
       for (const list of tokens.values()) list.length = 0;
       strays.length = 0;
     },
-    close: () => server.close(),
   };
 }
 
@@ -212,17 +201,13 @@ async function releaseAndTime(setup: Setup, made: ExpectedEvent[], count: number
   const released = (await queryRows(bench.sql, RELEASE_HELD, [enabledIds, made.map((event) => event.id)])).map((row) => row.id);
   await bench.sql.query("SELECT pg_notify($1, 'bench')", [WEBHOOK_CHANNEL]);
   if (released.length !== count) throw new Error(`bench: released ${released.length} held deliveries, expected ${count}`);
-  let done = 0;
-  await waitUntil(
-    () =>
-      `${count} endpoint deliveries delivered and recorded (${receiver.arrived() - arrivedBefore} received, ${done} recorded)`,
-    async () =>
-      receiver.arrived() - arrivedBefore >= count &&
-      (done = (await queryRows(bench.sql, DELIVERED, [released]))[0]!.count) >= count,
-    300_000,
-    10,
-  );
-  const perSecond = Math.round((count / (Date.now() - started)) * 1000);
+  const perSecond = await deliveredPerSecond({
+    what: "endpoint deliveries",
+    count,
+    started,
+    received: () => receiver.arrived() - arrivedBefore,
+    recorded: async () => (await queryRows(bench.sql, DELIVERED, [released]))[0]!.count,
+  });
   await switchEndpoints(setup, false);
   return perSecond;
 }

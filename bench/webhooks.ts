@@ -3,14 +3,14 @@
  * notification when idle, how many notifications a second the worker delivers and records, and
  * beside it, in the same run, how many deliveries a second to webhook endpoints (endpoint-deliveries.ts).
  */
-import { createServer } from "node:http";
 import type pg from "pg";
-import type { AddressInfo } from "node:net";
 import { createBody, payBody, type Bench } from "./calls.js";
 import { call, waitUntil } from "./load.js";
 import type { BenchOptions } from "./options.js";
 import { measureEndpointDeliveries } from "./endpoint-deliveries.js";
+import { startLoopbackReceiver, deliveredPerSecond } from "./receiver.js";
 import { percentile, ratio } from "./report.js";
+import { WEBHOOK_CHANNEL } from "../src/domain/webhooks/outbox.js";
 
 export interface WebhookFigures {
   p50: number;
@@ -25,29 +25,13 @@ export interface WebhookFigures {
 /** A receiver on loopback that answers 200 at once and notes when each request's notification came. */
 export async function startWebhookReceiver() {
   const arrivals = new Map<string, number>();
-  let arrived = 0;
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
-    req.on("end", () => {
-      const now = Date.now();
-      arrived += 1;
-      const token = (JSON.parse(body) as { token: string }).token;
-      const payload = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as {
-        transaction: { request: { requestId: string } };
-      };
-      arrivals.set(payload.transaction.request.requestId, now);
-      res.writeHead(200).end("ok");
-    });
-  }).listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  return {
-    hookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    arrivals,
-    /** Notifications received so far. */
-    arrived: () => arrived,
-    close: () => server.close(),
-  };
+  const receiver = await startLoopbackReceiver((_path, token, at) => {
+    const payload = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as {
+      transaction: { request: { requestId: string } };
+    };
+    arrivals.set(payload.transaction.request.requestId, at);
+  });
+  return { ...receiver, hookUrl: `${receiver.origin}/hook`, arrivals };
 }
 
 export type WebhookReceiver = Awaited<ReturnType<typeof startWebhookReceiver>>;
@@ -98,23 +82,20 @@ export async function deliveryBurst(sql: pg.Client, receiver: WebhookReceiver, c
      SELECT gen_random_uuid(), $1, $2, id, $3, $4, now() FROM ids`,
     [template.merchant_id, template.request_id, receiver.hookUrl, template.payload],
   );
-  await sql.query("SELECT pg_notify('webhook_events', 'bench')");
-  const recorded = async () => {
-    const { rows } = await sql.query(
-      `SELECT count(*) FROM webhook_event e JOIN ids ON ids.id = e.transaction_id
-       WHERE e.state = 'DELIVERED' AND EXISTS (SELECT 1 FROM webhook_attempt a WHERE a.event_id = e.id AND a.outcome = 'DELIVERED')`,
-    );
-    return Number((rows[0] as { count: string }).count);
-  };
-  // Counting in PostgreSQL is work for the database too, so it starts once the receiver has them all.
-  let done = 0;
-  await waitUntil(
-    () => `${count} notifications delivered and recorded (${receiver.arrived() - arrivedBefore} received, ${done} recorded)`,
-    async () => receiver.arrived() - arrivedBefore >= count && (done = await recorded()) >= count,
-    300_000,
-    10,
-  );
-  return Math.round((count / (Date.now() - started)) * 1000);
+  await sql.query("SELECT pg_notify($1, 'bench')", [WEBHOOK_CHANNEL]);
+  return deliveredPerSecond({
+    what: "notifications",
+    count,
+    started,
+    received: () => receiver.arrived() - arrivedBefore,
+    recorded: async () => {
+      const { rows } = await sql.query(
+        `SELECT count(*) FROM webhook_event e JOIN ids ON ids.id = e.transaction_id
+         WHERE e.state = 'DELIVERED' AND EXISTS (SELECT 1 FROM webhook_attempt a WHERE a.event_id = e.id AND a.outcome = 'DELIVERED')`,
+      );
+      return Number((rows[0] as { count: string }).count);
+    },
+  });
 }
 
 export async function measureWebhooks(bench: Bench, options: BenchOptions, databaseUrl: string): Promise<WebhookFigures> {
