@@ -34,7 +34,18 @@ export async function graphqlPost<Body = GraphQLAnswer>(
   variables: object = {},
   operationName?: string,
 ) {
-  const response = await app.fetch(
+  return graphqlPostTo<Body>(app, apiKey, query, variables, operationName);
+}
+
+/** graphqlPost to another app than the tests' own (one made with other settings by test-app.ts). */
+export async function graphqlPostTo<Body = GraphQLAnswer>(
+  to: { fetch: (request: Request) => Response | Promise<Response> },
+  apiKey: string,
+  query: string,
+  variables: object = {},
+  operationName?: string,
+) {
+  const response = await to.fetch(
     new Request("http://test/graphql", {
       method: "POST",
       headers: { "content-type": "application/json", "x-api-key": apiKey },

@@ -3,23 +3,13 @@ import { db, Prisma } from "../../src/db.js";
 import { ENDPOINTS_PER_MERCHANT } from "../../src/domain/webhooks/endpoints.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { buildMerchant, buildPayerKey, buildRequest, payer } from "../factories.js";
-import type { GraphQLAnswer } from "../fixtures.js";
-import { graphqlPost } from "../fixtures.js";
+import { graphqlPost, graphqlPostTo } from "../fixtures.js";
 import { createTestApp } from "../test-app.js";
 
 /** An API whose endpoints may be on loopback (WEBHOOK_ALLOW_PRIVATE_NETWORKS=true), as in development. */
 const loopbackApp = createTestApp({ webhooks: { allowPrivateNetworks: true, testEventWaitMs: 100 } });
 
-async function call(apiKey: string, query: string, variables: object = {}) {
-  const response = await loopbackApp.fetch(
-    new Request("http://test/graphql", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": apiKey },
-      body: JSON.stringify({ query, variables }),
-    }),
-  );
-  return { status: response.status, body: (await response.json()) as GraphQLAnswer };
-}
+const call = (apiKey: string, query: string, variables: object = {}) => graphqlPostTo(loopbackApp, apiKey, query, variables);
 
 const ENDPOINT = "id url eventTypes description enabled disabledReason disabledAt";
 const RESULT = (fields: string) => `__typename ... on Error { code message } ${fields}`;
