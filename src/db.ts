@@ -85,6 +85,11 @@ export type Db = PrismaClient;
 export async function inTransaction<T>(work: (sql: Sql) => Promise<T>, on: pg.Pool = pool): Promise<T> {
   const client = await on.connect();
   let broken: Error | undefined;
+  // A connection lost while the client is checked out is an error event on it, which would end the
+  // process unheard (the pool listens only to idle clients): the transaction's next statement fails
+  // instead, and the client is not handed out again.
+  const lost = (err: Error) => (broken = err);
+  client.on("error", lost);
   try {
     await client.query("BEGIN");
     const result = await work(client);
@@ -95,6 +100,7 @@ export async function inTransaction<T>(work: (sql: Sql) => Promise<T>, on: pg.Po
     await client.query("ROLLBACK").catch((err: Error) => (broken = err));
     throw error;
   } finally {
+    client.removeListener("error", lost);
     client.release(broken);
   }
 }

@@ -1,43 +1,14 @@
 import { built } from "../built.js";
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { createServer, connect, type Server, type Socket } from "node:net";
 import { createInterface } from "node:readline";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { testEnv } from "../../vitest.config.js";
 import { buildMerchant, type TestMerchant } from "../factories.js";
+import { startProxy } from "../proxy.js";
 import { fileEnv, startApiProcess } from "../service-processes.js";
 import { until } from "./harness.js";
-
-/** A TCP proxy to a local service that the test can cut (dropping every connection) and restore. */
-function startProxy(targetPort: number) {
-  const sockets = new Set<Socket>();
-  let open = true;
-  const server: Server = createServer((client) => {
-    if (!open) return client.destroy();
-    const upstream = connect(targetPort, "127.0.0.1");
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on("close", () => sockets.delete(s));
-      s.on("error", () => s.destroy());
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  return {
-    listen: () =>
-      new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port))),
-    cut() {
-      open = false;
-      for (const s of sockets) s.destroy();
-    },
-    restore() {
-      open = true;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 const proxy = startProxy(5432);
 const redisProxy = startProxy(6379);
