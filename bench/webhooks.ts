@@ -63,10 +63,11 @@ export async function notificationLatency(bench: Bench, receiver: WebhookReceive
  */
 export async function deliveryBurst(sql: pg.Client, receiver: WebhookReceiver, count: number): Promise<number> {
   const [template] = (
-    await sql.query("SELECT request_id, merchant_id, transaction_id, payload FROM webhook_event WHERE url = $1 LIMIT 1", [
-      receiver.hookUrl,
-    ])
-  ).rows as { request_id: string; merchant_id: string; transaction_id: string; payload: unknown }[];
+    await sql.query(
+      "SELECT request_id, merchant_id, transaction_id, destination, payload FROM webhook_event WHERE url = $1 LIMIT 1",
+      [receiver.hookUrl],
+    )
+  ).rows as { request_id: string; merchant_id: string; transaction_id: string; destination: string; payload: unknown }[];
   if (!template) throw new Error("bench: no notification to the receiver to clone (make one with notificationLatency first)");
   await sql.query("DROP TABLE IF EXISTS ids");
   await sql.query(`CREATE TEMP TABLE ids AS SELECT gen_random_uuid() AS id FROM generate_series(1, ${count})`);
@@ -78,9 +79,9 @@ export async function deliveryBurst(sql: pg.Client, receiver: WebhookReceiver, c
   const started = Date.now();
   const arrivedBefore = receiver.arrived();
   await sql.query(
-    `INSERT INTO webhook_event (id, merchant_id, request_id, transaction_id, url, payload, updated_at)
-     SELECT gen_random_uuid(), $1, $2, id, $3, $4, now() FROM ids`,
-    [template.merchant_id, template.request_id, receiver.hookUrl, template.payload],
+    `INSERT INTO webhook_event (id, merchant_id, request_id, transaction_id, url, destination, payload, updated_at)
+     SELECT gen_random_uuid(), $1, $2, id, $3, $4, $5, now() FROM ids`,
+    [template.merchant_id, template.request_id, receiver.hookUrl, template.destination, template.payload],
   );
   await sql.query("SELECT pg_notify($1, 'bench')", [WEBHOOK_CHANNEL]);
   return deliveredPerSecond({

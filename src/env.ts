@@ -309,8 +309,8 @@ export const workerEnv = sharedEnv
     WEBHOOK_RECONCILE_INTERVAL: duration.default(30_000),
     /** A file the worker rewrites every 10 s while PostgreSQL and Redis answer, for a container health check (worker/health-check.ts); unset: none. */
     WORKER_HEALTH_FILE: z.string().optional(),
-    /** Delivery jobs in flight at once per worker process: each makes one attempt of up to ten events. */
-    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(20),
+    /** Webhook attempts in flight at once per worker process, shared out between merchants (docs/api.md). */
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(5000).default(200),
     /** Finished webhook events (delivered, exhausted, refused) and their attempts are deleted this long after they last changed. */
     WEBHOOK_RETENTION: duration.default(90 * 86_400_000),
     /** Activity (the audit trail) is deleted this long after it was written; unset: kept for good. */

@@ -5,16 +5,17 @@ import { connectRedis } from "../src/redis-connection.js";
 import type { Logger } from "../src/logger.js";
 import { publishRequestChanges } from "../src/pubsub/request-changes.js";
 import type { WorkerConfig } from "./config.js";
-import { startDeliveryWorker } from "./delivery.js";
+import { startDeliveryLane } from "./delivery.js";
 import { startHeartbeat } from "./heartbeat.js";
 import { postJson } from "./http-post.js";
-import { deliveryLeaseMs } from "../src/domain/webhooks/delivery-lease.js";
+import { openOutbox } from "../src/domain/webhooks/deliveries/attempts.js";
+import { TEST_EVENT_SLOTS } from "../src/domain/webhooks/deliveries/claim.js";
+import { deliveryLeaseMs } from "../src/domain/webhooks/deliveries/states.js";
 import { startMaintenance } from "./maintenance.js";
 import { createWorkerMetrics, serveWorkerMetrics } from "./metrics.js";
 import { outageReporter, type OutageReporter } from "./outage.js";
-import { openOutbox } from "./outbox.js";
 import { startOutboxPoll } from "./outbox-poll.js";
-import { createQueue, isLostJobState, WEBHOOK_QUEUE, type WebhookJobData } from "./queues.js";
+import { isLostJobState } from "./queues.js";
 import { openKeyStore } from "./signing.js";
 
 type Outages = { redis: OutageReporter; database: OutageReporter };
@@ -42,24 +43,36 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
     redis: outages.redis.failed,
     schedules: failed("maintenance schedules failed"),
   });
-  // A delivery job that ends is gone: PostgreSQL keeps every attempt.
-  const webhooks = createQueue<WebhookJobData>(WEBHOOK_QUEUE, connection, config.queues.prefix, { removeOnFail: true });
-  webhooks.on("error", outages.redis.failed);
-  const poll = startOutboxPoll(
-    webhooks,
+  const leaseMs = deliveryLeaseMs(config.webhooks.timeoutMs);
+  const outbox = openOutbox(leaseMs, config.webhooks.endpointDisableAfterMs);
+  // The poll gives the lanes their jobs; the lanes' attempts tell it when a retry is due and when their
+  // slots are free (a job left from before may run before the poll has started: its first run looks anyway).
+  let poll: ReturnType<typeof startOutboxPoll> | undefined;
+  const pollAgain = () => poll?.request();
+  const deliveryDeps = {
+    config: config.webhooks,
+    keys,
+    outbox,
+    post: postJson,
+    logger,
+    nextAttemptDue: (at: Date) => poll?.pollAt(at),
+  };
+  const lanes = [
+    startDeliveryLane("deliveries", config.webhooks.concurrency, connection, config, deliveryDeps, leaseMs, pollAgain),
+    startDeliveryLane("tests", TEST_EVENT_SLOTS, connection, config, deliveryDeps, leaseMs, pollAgain),
+  ];
+  for (const { queue } of lanes) queue.on("error", outages.redis.failed);
+  poll = startOutboxPoll(
+    lanes,
     { intervalMs: config.webhooks.reconcileIntervalMs, listenUrl: config.db.directUrl },
     outages.database,
     failed("outbox poll failed"),
     logger,
   );
-  const leaseMs = deliveryLeaseMs(config.webhooks.timeoutMs);
-  const outbox = openOutbox(leaseMs, config.webhooks.endpointDisableAfterMs);
-  const deliveryDeps = { config: config.webhooks, keys, outbox, post: postJson, logger, nextAttemptDue: poll.pollAt };
-  const deliveries = startDeliveryWorker(connection, config, deliveryDeps, leaseMs);
-  for (const worker of [maintenance.worker, deliveries]) reportJobFailures(worker, failed, logger);
+  for (const worker of [maintenance.worker, ...lanes.map((lane) => lane.worker)]) reportJobFailures(worker, failed, logger);
   const metricsServer = await serveMetrics(config, metrics, logger);
 
-  await Promise.all([maintenance.worker.waitUntilReady(), deliveries.waitUntilReady()]);
+  await Promise.all([maintenance.worker, ...lanes.map((lane) => lane.worker)].map((worker) => worker.waitUntilReady()));
   logger.info({ sweepEveryMs: config.expiry.sweepIntervalMs, webhookConcurrency: config.webhooks.concurrency }, "worker ready");
   const heartbeat =
     config.health.file &&
@@ -78,11 +91,13 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
       if (heartbeat) await heartbeat.stop();
       await poll.stop();
       const deadline = new Promise<false>((resolve) => setTimeout(() => resolve(false), config.shutdownTimeoutMs).unref());
-      const workersClosed = Promise.all([maintenance.worker.close(), deliveries.close()]).then(() => true as const);
+      const workersClosed = Promise.all(
+        [maintenance.worker, ...lanes.map((lane) => lane.worker)].map((worker) => worker.close()),
+      ).then(() => true as const);
       const finished = await Promise.race([workersClosed, deadline]);
       await poll.settled();
       stopPublishing();
-      await Promise.all([maintenance.queue.close(), webhooks.close()]);
+      await Promise.all([maintenance.queue, ...lanes.map((lane) => lane.queue)].map((queue) => queue.close()));
       metricsServer?.close();
       await connection.quit().catch(() => connection.disconnect());
       return finished;

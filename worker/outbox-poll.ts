@@ -1,21 +1,20 @@
-import type { Queue } from "bullmq";
 import type { Logger } from "../src/logger.js";
+import { nextDueAt } from "../src/domain/webhooks/deliveries/claim.js";
+import type { DeliveryLane } from "./delivery.js";
 import { queueDueAttempts } from "./jobs/queue-due-attempts.js";
 import { oneRunAtATime } from "./one-run-at-a-time.js";
 import { listenForOutbox } from "./outbox-listener.js";
-import { nextDueAt } from "./outbox.js";
 import type { OutageReporter } from "./outage.js";
-import type { WebhookJobData } from "./queues.js";
 
 /**
- * The poll of the outbox, the one thing that gives webhook events their delivery jobs (see
- * queueDueAttempts): on every NOTIFY of a new or redelivered event, when the next failed event's
- * attempt is due, and every `intervalMs`. The first poll and the periodic ones also give a job
- * again to events whose job was lost (given more than `intervalMs` ago, and not run). Runs never
- * overlap.
+ * The poll of the outbox, the one thing that gives deliveries their jobs (see queueDueAttempts): on
+ * every NOTIFY of a new or redelivered delivery, when a lane's job ends (its slots are free again),
+ * when the next delivery that waits for its time is due, and every `intervalMs`. The first poll and
+ * the periodic ones also take back the claims whose job was lost (given more than `intervalMs` ago,
+ * and not run). Runs never overlap.
  */
 export function startOutboxPoll(
-  queue: Queue<WebhookJobData>,
+  lanes: DeliveryLane[],
   settings: { intervalMs: number; listenUrl: string },
   databaseOutage: OutageReporter,
   failed: (err: unknown) => void,
@@ -40,11 +39,14 @@ export function startOutboxPoll(
   const poll = async () => {
     const lostAfterMs = recovering ? settings.intervalMs : null;
     recovering = false;
-    const { again } = await queueDueAttempts(queue, lostAfterMs);
+    // One instant for the claims and the look ahead: a delivery that comes due between them is found
+    // by the look ahead, due already, and polled for at once.
+    const now = new Date();
+    const { again } = await queueDueAttempts(lanes, lostAfterMs, now);
     databaseOutage.recovered();
-    if (again > 0) logger.warn({ events: again }, "gave webhook events whose job was lost a job again");
+    if (again > 0) logger.warn({ deliveries: again }, "gave webhook deliveries whose job was lost a turn again");
     // Any worker's failed attempts: this one polls when the first of them is due.
-    const next = await nextDueAt(new Date());
+    const next = await nextDueAt(now);
     if (next) pollAt(next);
   };
   const polls = oneRunAtATime(poll, failed);
@@ -60,6 +62,8 @@ export function startOutboxPoll(
   return {
     /** Told when a failed event's next attempt is due (by the attempt that failed). */
     pollAt,
+    /** Polls now, or once more after the poll under way: slots or a destination's room came free. */
+    request,
     /** Stops polling; a poll under way goes on (see settled). */
     async stop() {
       stopped = true;

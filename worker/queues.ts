@@ -18,11 +18,14 @@ export const maintenanceJobs = {
 } as const;
 
 /**
- * Webhook deliveries: each job makes the given attempts of up to ATTEMPTS_PER_JOB events now, once
- * (BullMQ retries nothing). When an attempt comes and what follows a failure is PostgreSQL's to say
- * (worker/outbox.ts, src/domain/webhooks/retry-schedule.ts).
+ * Webhook deliveries, one queue per lane of the claim (src/domain/webhooks/deliveries/claim.ts):
+ * events' deliveries, and test events. Each job makes the given attempts, of up to ATTEMPTS_PER_JOB
+ * deliveries to one destination, now, once (BullMQ retries nothing). Which deliveries get a job,
+ * when an attempt comes and what follows a failure are PostgreSQL's to say (claim.ts, attempts.ts,
+ * src/domain/webhooks/retry-schedule.ts).
  */
 export const WEBHOOK_QUEUE = "webhooks";
+export const TEST_EVENT_QUEUE = "webhook-tests";
 /** Attempts per delivery job: fewer queue round trips per notification in a burst. */
 export const ATTEMPTS_PER_JOB = 10;
 export const webhookJobs = {

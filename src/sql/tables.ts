@@ -22,6 +22,7 @@ import type {
   SandboxWallet,
   Transaction,
   WebhookAttempt,
+  WebhookDestination,
   WebhookEndpoint,
   WebhookEvent,
 } from "../generated/prisma/client.js";
@@ -170,6 +171,7 @@ export const webhookEvents = new Table<WebhookEvent>("webhook_event", {
   eventId: nullable(uuid()),
   type: nullable(enumOf(EventType, "EventType")),
   url: text(),
+  destination: uuid(),
   payload: json(),
   state: enumOf(WebhookEventState, "WebhookEventState"),
   attempts: int(),
@@ -182,6 +184,14 @@ export const webhookEvents = new Table<WebhookEvent>("webhook_event", {
   traceparent: nullable(text()),
   deliveredAt: nullable(timestamp()),
   createdAt: timestamp(),
+  updatedAt: timestamp(),
+});
+
+export const webhookDestinations = new Table<WebhookDestination>("webhook_destination", {
+  id: uuid(),
+  merchantId: uuid(),
+  failures: int(),
+  quick: boolean(),
   updatedAt: timestamp(),
 });
 

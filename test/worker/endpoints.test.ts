@@ -237,7 +237,7 @@ describe("webhook endpoints", () => {
     await Promise.all(Array.from({ length: 4 }, (_, n) => endpointFor(merchant, `${receiver.url}/${n}`, ["PAYMENT_COMPLETED"])));
     const log = keptLog();
     await withWorker(
-      workerConfig({ retryDelaysMs: Array(7).fill(20), concurrency: 20 }),
+      workerConfig({ retryDelaysMs: Array(7).fill(20), concurrency: 200 }),
       async () => {
         await Promise.all(Array.from({ length: 60 }, () => paid(merchant)));
         await until(

@@ -71,14 +71,14 @@ describe("webhook delivery under faults", () => {
     const receiver = await startReceiver();
     const config = workerConfig();
     const purchase = await paidPurchase(receiver.url);
-    const { id } = await eventOf(purchase.id);
+    const { id, destination } = await eventOf(purchase.id);
     // The event was given its job, as the outbox's poll does; then Redis lost the job's hash, while
     // its id stayed in the waiting list.
     const redis = new Redis(testEnv.REDIS_URL);
     const webhooks = createQueue<WebhookJobData>(WEBHOOK_QUEUE, redis, config.queues.prefix);
     try {
       await pool.query("UPDATE webhook_event SET enqueued_at = now() WHERE id = $1", [id]);
-      const [job] = await webhooks.addBulk(deliveryJobs([{ eventId: id, attempt: 1 }]));
+      const [job] = await webhooks.addBulk(deliveryJobs([{ eventId: id, attempt: 1, destination }]));
       expect(await redis.del(`${config.queues.prefix}:webhooks:${job!.id}`)).toBe(1);
       expect(await webhooks.getWaitingCount()).toBe(1);
     } finally {
@@ -136,10 +136,10 @@ describe("webhook delivery under faults", () => {
         () => receiver.received.length,
         (n) => n === 1,
       );
-      const { id } = await eventOf(purchase.id);
+      const { id, destination } = await eventOf(purchase.id);
       const webhooks = createQueue<WebhookJobData>(WEBHOOK_QUEUE, new Redis(testEnv.REDIS_URL), config.queues.prefix);
       try {
-        const [added] = await webhooks.addBulk(deliveryJobs([{ eventId: id, attempt: 1 }]));
+        const [added] = await webhooks.addBulk(deliveryJobs([{ eventId: id, attempt: 1, destination }]));
         await until(
           () => webhooks.getJobState(added!.id!),
           (state) => state === "unknown",

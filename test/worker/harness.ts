@@ -49,6 +49,62 @@ export async function startReceiver(answer: (index: number) => { status?: number
   };
 }
 
+/**
+ * A receiver on 127.0.0.1 that takes every call and answers none (a server that hangs), until told
+ * to answer: then it answers 200 at once, and it answers the calls it holds. It counts the calls it
+ * holds at once for each path, and the most it held.
+ */
+export async function startHangingReceiver() {
+  const received: (Received & { path: string })[] = [];
+  // Per path, and in all ("").
+  const holding = new Map<string, number>();
+  const most = new Map<string, number>();
+  const held = new Set<ServerResponse>();
+  let answering = false;
+  const hold = (path: string, by: number) => {
+    for (const key of [path, ""]) {
+      const now = (holding.get(key) ?? 0) + by;
+      holding.set(key, now);
+      most.set(key, Math.max(most.get(key) ?? 0, now));
+    }
+  };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk));
+    req.on("end", () => {
+      const path = req.url ?? "/";
+      received.push({ at: Date.now(), token: (JSON.parse(body) as { token: string }).token, headers: req.headers, path });
+      if (answering) return void res.end("ok");
+      hold(path, 1);
+      held.add(res);
+      res.on("close", () => {
+        held.delete(res);
+        hold(path, -1);
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    /** A URL of its, at `path`. */
+    url: (path: string) => `${origin}${path}`,
+    received,
+    /** Calls held open now at `path` (all paths: ""), and the most held at once since `resetMost`. */
+    holding: (path = "") => holding.get(path) ?? 0,
+    most: (path = "") => most.get(path) ?? 0,
+    resetMost: () => most.clear(),
+    /** From now on it answers 200 at once, the calls it holds too. */
+    answer() {
+      answering = true;
+      for (const res of held) res.end("ok");
+    },
+    close() {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 export function workerConfig(webhooks: Partial<WorkerConfig["webhooks"]> = {}, parts: Partial<WorkerConfig> = {}): WorkerConfig {
   return {
     db: {
@@ -81,7 +137,7 @@ export function workerConfig(webhooks: Partial<WorkerConfig["webhooks"]> = {}, p
       keyCacheMs: 0,
       reconcileIntervalMs: 300,
       endpointDisableAfterMs: 3 * 86_400_000,
-      concurrency: 10,
+      concurrency: 100,
       ...webhooks,
     },
     ...parts,

@@ -54,8 +54,8 @@ describe("two worker processes on one database and Redis", () => {
                   'scale-' || n, now()
            FROM "transaction", generate_series(1, 500) AS n WHERE id = $1
            RETURNING id, request_id, merchant_id)
-         INSERT INTO webhook_event (id, merchant_id, request_id, transaction_id, url, payload, updated_at)
-         SELECT gen_random_uuid(), r.merchant_id, r.request_id, r.id, e.url, e.payload, now()
+         INSERT INTO webhook_event (id, merchant_id, request_id, transaction_id, url, destination, payload, updated_at)
+         SELECT gen_random_uuid(), r.merchant_id, r.request_id, r.id, e.url, e.destination, e.payload, now()
          FROM refunds r, webhook_event e WHERE e.transaction_id = $1`,
         [purchase.id],
       );

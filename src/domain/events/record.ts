@@ -19,9 +19,9 @@ export function eventParts(source: string, call: { correlationId: string; tracep
        FROM (${source}) s
        RETURNING id, merchant_id, type, request_id, transaction_id, payload, created_at)`,
     `${ENDPOINT_DELIVERIES} AS (
-       INSERT INTO webhook_event (id, merchant_id, request_id, endpoint_id, event_id, type, url, payload, state,
+       INSERT INTO webhook_event (id, merchant_id, request_id, endpoint_id, destination, event_id, type, url, payload, state,
                                   correlation_id, traceparent, next_attempt_at, created_at, updated_at)
-       SELECT gen_random_uuid(), ev.merchant_id, ev.request_id, ep.id, ev.id, ev.type, ep.url, ev.payload,
+       SELECT gen_random_uuid(), ev.merchant_id, ev.request_id, ep.id, ep.id, ev.id, ev.type, ep.url, ev.payload,
               CASE WHEN ep.enabled THEN 'PENDING' ELSE 'HELD' END::"WebhookEventState",
               ${call.correlationId}, ${call.traceparent}, ev.created_at, ev.created_at, ev.created_at
        FROM new_events ev JOIN webhook_endpoint ep ON ep.merchant_id = ev.merchant_id AND ev.type = ANY (ep.event_types)

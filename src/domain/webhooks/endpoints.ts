@@ -11,7 +11,7 @@ import { ForbiddenError, ValidationError } from "../errors.js";
 import { SUBSCRIBABLE_EVENT_TYPES } from "../events/types.js";
 import { httpUrl, id, optional, parseInput, text } from "../validation.js";
 import { namesNonPublicAddress } from "./addresses.js";
-import { HOLD } from "./delivery-states.js";
+import { HOLD } from "./deliveries/states.js";
 import type { DestinationRules } from "./call-settings.js";
 import { endpointOwner, type EndpointScope } from "./endpoint-owner.js";
 

@@ -21,9 +21,9 @@ const SEND_PING = statement(
      SELECT id, merchant_id, url FROM webhook_endpoint WHERE id = $1 AND ($2::uuid IS NULL OR merchant_id = $2)
      FOR KEY SHARE),
    ping AS (
-     INSERT INTO webhook_event (id, merchant_id, endpoint_id, type, url, payload, attempt_limit, correlation_id,
+     INSERT INTO webhook_event (id, merchant_id, endpoint_id, destination, type, url, payload, attempt_limit, correlation_id,
                                 next_attempt_at, created_at, updated_at)
-     SELECT gen_random_uuid(), merchant_id, id, 'PING', url, jsonb_build_object('endpointId', id, 'url', url), 1, $3,
+     SELECT gen_random_uuid(), merchant_id, id, id, 'PING', url, jsonb_build_object('endpointId', id, 'url', url), 1, $3,
             $4::timestamp(3), $4::timestamp(3), $4::timestamp(3)
      FROM ep
      RETURNING id)

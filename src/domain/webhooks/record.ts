@@ -2,6 +2,7 @@ import type { StatementParams } from "../../db.js";
 import { currentTraceparent } from "../../tracing.js";
 import type { PaymentRequest, Transaction } from "../../generated/prisma/client.js";
 import { ENDPOINT_DELIVERIES, eventParts, outboxNotified } from "../events/record.js";
+import { notifyUrlDestination } from "./deliveries/destination.js";
 import { toNotificationTransaction } from "./events.js";
 
 /**
@@ -30,8 +31,9 @@ export function outboxParts(
   );
   if (!request.notifyUrl) return { parts, last: `SELECT ${outboxNotified(ENDPOINT_DELIVERIES)}` };
   const notification = `outbox AS (
-    INSERT INTO webhook_event (id, merchant_id, request_id, transaction_id, url, correlation_id, traceparent, payload, created_at, updated_at)
-    SELECT gen_random_uuid(), merchant_id, request_id, transaction_id, ${p.add(request.notifyUrl)}, ${call.correlationId},
+    INSERT INTO webhook_event (id, merchant_id, request_id, transaction_id, url, destination, correlation_id, traceparent, payload, created_at, updated_at)
+    SELECT gen_random_uuid(), merchant_id, request_id, transaction_id, ${p.add(request.notifyUrl)},
+           ${p.add(notifyUrlDestination(request.merchantId, request.notifyUrl))}::uuid, ${call.correlationId},
            ${call.traceparent}, payload, created_at, created_at FROM new_events
     RETURNING id)`;
   return { parts: [...parts, notification], last: `SELECT ${outboxNotified(ENDPOINT_DELIVERIES, "outbox")}` };

@@ -9,7 +9,7 @@ import { RateLimitedError, StateConflictError } from "../errors.js";
 import { outboxNotified } from "../events/record.js";
 import { instantText } from "../instants.js";
 import { id, parseInput } from "../validation.js";
-import { sendAgainAt } from "./delivery-states.js";
+import { sendAgainAt } from "./deliveries/states.js";
 import { endpointOwner } from "./endpoint-owner.js";
 
 /** One recovery per endpoint in this long: each may queue thousands of deliveries. */

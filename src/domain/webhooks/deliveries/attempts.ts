@@ -1,65 +1,23 @@
 import DataLoader from "dataloader";
-import { inTransaction, pool, toUtcText as utc } from "../src/db.js";
-import { HOLD } from "../src/domain/webhooks/delivery-states.js";
-import { boolean, int } from "../src/sql/columns.js";
-import { queryRow, queryRows, statement } from "../src/sql/statements.js";
-import { webhookAttempts, webhookEvents } from "../src/sql/tables.js";
-import type { AttemptVerdict } from "../src/domain/webhooks/retry-schedule.js";
-import type { WebhookAttemptOutcome, WebhookEvent } from "../src/generated/prisma/client.js";
+import { inTransaction, pool, toUtcText as utc } from "../../../db.js";
+import { queryRows, statement } from "../../../sql/statements.js";
+import { webhookAttempts, webhookEvents } from "../../../sql/tables.js";
+import type { AttemptVerdict } from "../retry-schedule.js";
+import type { WebhookAttemptOutcome, WebhookEvent } from "../../../generated/prisma/client.js";
+import type { DueAttempt } from "./claim.js";
+import { QUICK_MS } from "./destination.js";
+import { HOLD } from "./states.js";
 
 /**
- * The worker's side of the webhook outbox. PostgreSQL owns every event's schedule: its state, the
- * attempts made, when the next one is due, and whether a queue job was given for it. BullMQ only
- * carries "make attempt N of event X now"; a job that is lost is given again from here.
- * Attempts are started and finished in batches: one statement for all the deliveries that reach
- * the same step within a couple of milliseconds.
+ * Attempts: a claimed delivery taken for its attempt, and the attempt's outcome recorded with what
+ * follows it. PostgreSQL owns every delivery's schedule: its state, the attempts made, when the next
+ * one is due, whether it was given a job (claim.ts), and its destination's health. Attempts are
+ * started and finished in batches: one statement for all the deliveries that reach the same step
+ * within a couple of milliseconds.
  */
 
 /** How long the deliveries reaching one step wait for others to join their statement. */
 const BATCH_WINDOW_MS = 2;
-
-/** An event's next attempt: the job that carries it makes attempt `attempt` (counted from 1) or nothing. */
-export interface DueAttempt {
-  eventId: string;
-  attempt: number;
-}
-
-/**
- * Marks up to `limit` pending events as queued and returns their next attempts: events due by `now`
- * that no worker holds and that have no job, or whose job was given before `lostBefore` and has not
- * run (`queuedBefore`: Redis lost it, its hand-over failed, or its worker died). One statement, so no
- * row stays locked while the caller talks to Redis; several workers split the rows (SKIP LOCKED).
- */
-export async function claimDueEvents(
-  now: Date,
-  lostBefore: Date,
-  limit: number,
-): Promise<(DueAttempt & { queuedBefore: boolean })[]> {
-  return queryRows(pool, CLAIM_DUE_EVENTS, [utc(now), utc(lostBefore), limit]);
-}
-
-const CLAIM_DUE_EVENTS = statement(
-  `WITH due AS (
-       SELECT id, enqueued_at IS NOT NULL AS queued_before FROM webhook_event
-       WHERE state = 'PENDING' AND next_attempt_at <= $1 AND (enqueued_at IS NULL OR enqueued_at < $2)
-         AND (lease_until IS NULL OR lease_until < $1)
-       ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-     UPDATE webhook_event e SET enqueued_at = $1 FROM due WHERE e.id = due.id
-     RETURNING e.id AS "eventId", e.attempts + 1 AS attempt, due.queued_before AS "queuedBefore"`,
-  { eventId: webhookEvents.columns.id, attempt: int(), queuedBefore: boolean() },
-);
-
-/** When the earliest pending event that waits for its time (no job yet) is due, or null when none waits. */
-export async function nextDueAt(now: Date): Promise<Date | null> {
-  return (await queryRow(pool, NEXT_DUE_AT, [utc(now)]))?.at ?? null;
-}
-
-const NEXT_DUE_AT = statement(
-  `SELECT next_attempt_at AS at FROM webhook_event
-   WHERE state = 'PENDING' AND enqueued_at IS NULL AND next_attempt_at > $1
-   ORDER BY next_attempt_at LIMIT 1`,
-  { at: webhookEvents.columns.nextAttemptAt },
-);
 
 /** An event taken for one attempt, whose attempt row is already written (IN_FLIGHT). */
 export type StartedAttempt = Pick<
@@ -75,6 +33,8 @@ export type StartedAttempt = Pick<
   | "eventId"
   | "type"
   | "createdAt"
+  | "merchantId"
+  | "destination"
 > & {
   attemptId: string;
   startedAt: Date;
@@ -139,7 +99,8 @@ const START_ATTEMPTS = statement(
            RETURNING id, event_id)
          SELECT c.id, c.url, c.payload, c.attempts, c.attempt_limit AS "attemptLimit",
                 c.correlation_id AS "correlationId", c.traceparent, c.endpoint_id AS "endpointId",
-                c.event_id AS "eventId", c.type, c.created_at AS "createdAt", a.id AS "attemptId"
+                c.event_id AS "eventId", c.type, c.created_at AS "createdAt", c.merchant_id AS "merchantId",
+                c.destination, a.id AS "attemptId"
          FROM claimed c JOIN attempt a ON a.event_id = c.id`,
   {
     ...webhookEvents.pick(
@@ -154,6 +115,8 @@ const START_ATTEMPTS = statement(
       "eventId",
       "type",
       "createdAt",
+      "merchantId",
+      "destination",
     ).columns,
     attemptId: webhookAttempts.columns.id,
   },
@@ -175,6 +138,8 @@ function finishesAttempts(disableAfterMs: number) {
         attempt_id: attempt.attemptId,
         event_id: attempt.id,
         endpoint_id: attempt.endpointId,
+        merchant_id: attempt.merchantId,
+        destination: attempt.destination,
         started_at: utc(attempt.startedAt),
         duration_ms: result.durationMs,
         outcome: result.outcome,
@@ -205,13 +170,33 @@ function finishesAttempts(disableAfterMs: number) {
 /** The finished attempts of a batch ($1), as rows. */
 const DONE = `done AS (
     SELECT * FROM jsonb_to_recordset($1::jsonb) AS d(
-      attempt_id uuid, event_id uuid, endpoint_id uuid, started_at timestamp(3), duration_ms int, outcome text,
+      attempt_id uuid, event_id uuid, endpoint_id uuid, merchant_id uuid, destination uuid, started_at timestamp(3), duration_ms int, outcome text,
       status_code int, error text, response_excerpt text, state text, last_error text, delivered_at timestamp(3),
       next_attempt_at timestamp(3)))`;
 
-/** Records each attempt's outcome and moves its event on: the attempt and the event in one statement. */
+/**
+ * Records each attempt's outcome and moves its event on, and its destination's health
+ * (destination.ts): the attempt, the event and the destination in one statement. A destination
+ * where any attempt of the batch was delivered has no failures in a row; one where all failed has
+ * that many more. Its row is written only when that changes, or whether it is quick, in id order: a
+ * destination that keeps delivering is not a row every batch waits for.
+ */
 const FINISH_ATTEMPTS = statement(
   `WITH ${DONE},
+  by_destination AS (
+    SELECT destination, merchant_id, bool_or(outcome = 'DELIVERED') AS delivered,
+           bool_and(outcome = 'DELIVERED' AND duration_ms < ${QUICK_MS}) AS quick,
+           count(*) FILTER (WHERE outcome <> 'DELIVERED')::int AS failed, max(started_at) AS at
+    FROM done GROUP BY destination, merchant_id),
+  health AS (
+    INSERT INTO webhook_destination AS h (id, merchant_id, failures, quick, updated_at)
+    SELECT b.destination, b.merchant_id, CASE WHEN b.delivered THEN 0 ELSE b.failed END, b.quick, b.at
+    FROM by_destination b LEFT JOIN webhook_destination o ON o.id = b.destination
+    WHERE o.id IS NULL OR NOT b.delivered OR o.failures > 0 OR o.quick <> b.quick
+    ORDER BY b.destination
+    ON CONFLICT (id) DO UPDATE SET
+      failures = CASE WHEN excluded.failures = 0 THEN 0 ELSE h.failures + excluded.failures END,
+      quick = excluded.quick, updated_at = excluded.updated_at),
   attempt AS (
     UPDATE webhook_attempt a SET duration_ms = d.duration_ms, outcome = d.outcome::"WebhookAttemptOutcome",
       status_code = d.status_code, error = d.error, response_excerpt = d.response_excerpt

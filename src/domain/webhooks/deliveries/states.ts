@@ -13,3 +13,10 @@ export const HOLD = "state = 'HELD', enqueued_at = NULL, last_error = 'its endpo
 export const sendAgainAt = (at: string) =>
   `state = 'PENDING', next_attempt_at = ${at}, enqueued_at = NULL, updated_at = ${at},
    attempt_limit = CASE WHEN e.state IN ('PENDING', 'HELD') THEN e.attempt_limit ELSE e.attempts + 1 END`;
+
+/**
+ * How long one attempt may hold its delivery (and the worker's job lock): WEBHOOK_TIMEOUT plus time
+ * to sign and record. A worker killed mid-delivery frees it when this runs out; a test event is
+ * waited for as long.
+ */
+export const deliveryLeaseMs = (timeoutMs: number) => timeoutMs + 5_000;
