@@ -98,6 +98,7 @@ describe("retention sweeps", () => {
       webhook_event: 0,
       webhook_attempt: 0,
       event: 0,
+      webhook_destination: 0,
       activity: 0,
     });
   });
@@ -139,6 +140,34 @@ describe("retention sweeps", () => {
     expect(counts.webhook_event).toBeGreaterThanOrEqual(2);
     expect(counts.event).toBeGreaterThanOrEqual(2);
     expect(await remaining("webhook_endpoint", [endpoint.id])).toEqual([endpoint.id]);
+  });
+
+  it("forget a destination's health once unchanged for WEBHOOK_RETENTION, unless a delivery there is pending", async () => {
+    const merchant = await buildMerchant();
+    const idle = await buildEndpoint(merchant);
+    const busy = await buildEndpoint(merchant);
+    const recent = await buildEndpoint(merchant);
+    for (const [endpoint, days] of [
+      [idle, 91],
+      [busy, 91],
+      [recent, 10],
+    ] as const)
+      await pool.query(
+        "INSERT INTO webhook_destination (id, merchant_id, failures, quick, updated_at) VALUES ($1, $2, 5, false, $3)",
+        [endpoint.id, merchant.merchantId, daysAgo(days)],
+      );
+    // A payment: a pending delivery to each endpoint; then only `busy`'s stays pending.
+    const { request } = await buildRequest({ merchant });
+    await payRequest(payer, { requestId: request.id, ledger: "test.uplink", authorization: "ok" });
+    await pool.query("UPDATE webhook_event SET state = 'DELIVERED' WHERE request_id = $1 AND endpoint_id <> $2", [
+      request.id,
+      busy.id,
+    ]);
+
+    const counts = await sweepExpiredData(NOW, { webhookRetentionMs: 90 * DAY, activityRetentionMs: null, batchSize: 2 });
+
+    expect(await remaining("webhook_destination", [idle.id, busy.id, recent.id])).toEqual([busy.id, recent.id].sort());
+    expect(counts.webhook_destination).toBeGreaterThanOrEqual(1);
   });
 
   it("delete activity older than ACTIVITY_RETENTION when it is set", async () => {

@@ -13,6 +13,8 @@ import { queryRow, statement } from "../../sql/statements.js";
  *   REFUSED or HELD) and unchanged for WEBHOOK_RETENTION, with their attempts; a PENDING delivery
  *   is never deleted, however old.
  * - Events (the events API's) older than WEBHOOK_RETENTION once no delivery of theirs is left.
+ * - Destinations' health (src/domain/webhooks/deliveries/destination.ts) unchanged for
+ *   WEBHOOK_RETENTION with no pending delivery: a destination seen again starts as a new one.
  * - Activity (the audit trail) older than ACTIVITY_RETENTION, only when an operator sets it. The
  *   table discards every other delete (a rule, prisma/migrations/…_retention): this sweep's
  *   transactions say what they are with `SET LOCAL payreq.retention = 'on'`.
@@ -25,7 +27,10 @@ export interface RetentionSettings {
 }
 
 /** Rows each sweep deleted, by table. */
-export type SweepCounts = Record<"idempotency_key" | "webhook_event" | "webhook_attempt" | "event" | "activity", number>;
+export type SweepCounts = Record<
+  "idempotency_key" | "webhook_event" | "webhook_attempt" | "event" | "webhook_destination" | "activity",
+  number
+>;
 
 const EXPIRED_IDEMPOTENCY_KEYS = `
   DELETE FROM idempotency_key WHERE ctid = ANY (ARRAY(
@@ -50,6 +55,11 @@ const OLD_EVENTS = `
     SELECT ctid FROM event e WHERE created_at < $1::timestamp(3)
       AND NOT EXISTS (SELECT 1 FROM webhook_event w WHERE w.event_id = e.id) LIMIT $2))`;
 
+const IDLE_DESTINATIONS = `
+  DELETE FROM webhook_destination WHERE ctid = ANY (ARRAY(
+    SELECT ctid FROM webhook_destination d WHERE updated_at < $1::timestamp(3)
+      AND NOT EXISTS (SELECT 1 FROM webhook_event w WHERE w.destination = d.id AND w.state = 'PENDING') LIMIT $2))`;
+
 const OLD_ACTIVITY = `
   DELETE FROM activity WHERE ctid = ANY (ARRAY(
     SELECT ctid FROM activity WHERE created_at < $1::timestamp(3) LIMIT $2))`;
@@ -73,7 +83,14 @@ async function inBatches(batchSize: number, batch: () => Promise<number>): Promi
 /** Every sweep, as of `now` (the worker's clock; tests give their own). */
 export async function sweepExpiredData(now: Date, settings: RetentionSettings): Promise<SweepCounts> {
   const { batchSize } = settings;
-  const counts: SweepCounts = { idempotency_key: 0, webhook_event: 0, webhook_attempt: 0, event: 0, activity: 0 };
+  const counts: SweepCounts = {
+    idempotency_key: 0,
+    webhook_event: 0,
+    webhook_attempt: 0,
+    event: 0,
+    webhook_destination: 0,
+    activity: 0,
+  };
 
   counts.idempotency_key = await inBatches(
     batchSize,
@@ -89,6 +106,10 @@ export async function sweepExpiredData(now: Date, settings: RetentionSettings): 
   counts.event = await inBatches(
     batchSize,
     async () => (await pool.query(prepared(OLD_EVENTS, [webhookCutoff, batchSize]))).rowCount ?? 0,
+  );
+  counts.webhook_destination = await inBatches(
+    batchSize,
+    async () => (await pool.query(prepared(IDLE_DESTINATIONS, [webhookCutoff, batchSize]))).rowCount ?? 0,
   );
 
   if (settings.activityRetentionMs !== null) {
