@@ -95,6 +95,24 @@ async function othersOnTime(hanging: Awaited<ReturnType<typeof startHangingRecei
 }
 
 describe("delivery shared between merchants", () => {
+  it("gives a merchant alone every slot while its receiver answers", async () => {
+    // Answered in 200 to 500 ms: quick, but slow enough for 120 deliveries to need every slot, and
+    // finishing at staggered times, so slots come free one by one.
+    const receiver = await startReceiver((i) => ({ delayMs: 200 + (i % 7) * 50 }));
+    closing.push(receiver.close);
+    const merchant = await buildMerchant();
+    await withWorker(config, async () => {
+      const purchases = await Promise.all(Array.from({ length: 120 }, () => paid(merchant, receiver.url)));
+      await until(
+        () => Promise.all(purchases.map((purchase) => eventOf(purchase.id))),
+        (events) => events.every((event) => event.state === "DELIVERED"),
+        20_000,
+        "every notification to be delivered",
+      );
+      expect(receiver.mostAtOnce()).toBe(20);
+    });
+  }, 60_000);
+
   it("holds a merchant whose 16 endpoints never answer to half the slots: another's notifications each arrive within 2 s", async () => {
     const { merchant: flooding, hanging } = await misbehaving();
     await withWorker(config, async () => {

@@ -28,12 +28,15 @@ export interface Received {
  */
 export async function startReceiver(answer: (index: number) => { status?: number; delayMs?: number } = () => ({})) {
   const received: Received[] = [];
+  const open = { now: 0, most: 0 };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let body = "";
     req.on("data", (chunk: Buffer) => (body += chunk));
     req.on("end", () => {
       const index = received.length;
       received.push({ at: Date.now(), token: (JSON.parse(body) as { token: string }).token, headers: req.headers });
+      open.most = Math.max(open.most, ++open.now);
+      res.on("close", () => open.now--);
       const { status = 200, delayMs = 0 } = answer(index);
       setTimeout(() => res.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "ok" : "nope"), delayMs);
     });
@@ -45,6 +48,8 @@ export async function startReceiver(answer: (index: number) => { status?: number
     received,
     /** The calls that carried event `eventId` (its jti), in order. */
     of: (eventId: string) => received.filter((r) => decodeJwt(r.token).jti === eventId),
+    /** The most calls it was answering at once. */
+    mostAtOnce: () => open.most,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -2,7 +2,7 @@ import { inTransaction, pool, toUtcText as utc } from "../../../db.js";
 import { int, text } from "../../../sql/columns.js";
 import { queryRow, queryRows, statement } from "../../../sql/statements.js";
 import { webhookEvents } from "../../../sql/tables.js";
-import { destinationCap, isSlow } from "./destination.js";
+import { destinationRoom, isSlow } from "./destination.js";
 
 /**
  * Claims: which waiting deliveries get the worker's free attempts. A claim marks the rows it takes
@@ -45,10 +45,10 @@ const WAITING = "state = 'PENDING' AND enqueued_at IS NULL AND type IS DISTINCT 
 /**
  * Up to $2 due deliveries of events as of $1, of which a merchant's slow destinations may hold $3 in
  * all. `waiting` walks the destinations that have waiting deliveries (a loose scan of the waiting
- * index: one probe per destination, however long its backlog); `room` is each one's cap less its
- * attempts in flight; `due` takes as many of each one's due deliveries as it has room for, oldest
- * first, each with its place in its destination's line; `allowed` keeps those within the merchant's
- * slow budget; `turns` orders them for water-filling, merchant by merchant.
+ * index: one probe per destination, however long its backlog); `room` is how many more attempts
+ * each may take; `due` takes as many of each one's due deliveries as it has room for, oldest first,
+ * each with its place in its destination's line; `allowed` keeps those within the merchant's slow
+ * budget; `turns` orders them for water-filling, merchant by merchant.
  */
 const CLAIM_DELIVERIES = statement(
   `WITH RECURSIVE waiting(id) AS (
@@ -65,7 +65,7 @@ const CLAIM_DELIVERIES = statement(
    merchant_busy AS (
      SELECT merchant_id, sum(n)::int AS n, (sum(n) FILTER (WHERE slow))::int AS slow FROM in_flight GROUP BY merchant_id),
    room AS (
-     SELECT w.id, ${isSlow} AS slow, COALESCE(f.n, 0) AS busy, ${destinationCap("$2")} - COALESCE(f.n, 0) AS room
+     SELECT w.id, ${isSlow} AS slow, COALESCE(f.n, 0) AS busy, ${destinationRoom("COALESCE(f.n, 0)", "$2")} AS room
      FROM waiting w
      LEFT JOIN webhook_destination h ON h.id = w.id
      LEFT JOIN (SELECT destination, sum(n)::int AS n FROM in_flight GROUP BY destination) f ON f.destination = w.id

@@ -28,9 +28,13 @@ export function notifyUrlDestination(merchantId: string, notifyUrl: string): str
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** The SQL of a destination's cap, given its health row `h` (none: a new destination) and `turns`, what a quick one may take. */
-export const destinationCap = (turns: string) =>
-  `CASE WHEN h.failures >= ${TRIP_AFTER} THEN 1 WHEN h.quick THEN ${turns} ELSE ${FEW} END`;
+/**
+ * The SQL of a destination's room for more attempts: given its health row `h` (none: a new
+ * destination) and its attempts in flight `busy`, `free` for a quick one (what the turns give),
+ * else its cap less `busy`.
+ */
+export const destinationRoom = (busy: string, free: string) =>
+  `CASE WHEN h.failures >= ${TRIP_AFTER} THEN 1 - ${busy} WHEN h.quick THEN ${free} ELSE ${FEW} - ${busy} END`;
 
 /** The SQL of whether a destination (health row `h`, or none) is slow. */
 export const isSlow = "NOT COALESCE(h.quick, false)";
