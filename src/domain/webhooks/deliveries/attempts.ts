@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import DataLoader from "dataloader";
+import { isDatabaseUnavailable } from "../../../connection-errors.js";
 import { inTransaction, pool, toUtcText as utc } from "../../../db.js";
 import { queryRows, statement } from "../../../sql/statements.js";
 import { webhookAttempts, webhookEvents } from "../../../sql/tables.js";
@@ -137,6 +139,7 @@ function finishesAttempts(disableAfterMs: number) {
       const rows = batch.map(({ attempt, result, verdict }) => ({
         attempt_id: attempt.attemptId,
         event_id: attempt.id,
+        number: attempt.attempts,
         endpoint_id: attempt.endpointId,
         merchant_id: attempt.merchantId,
         destination: attempt.destination,
@@ -152,25 +155,39 @@ function finishesAttempts(disableAfterMs: number) {
         next_attempt_at: verdict.nextAttemptAt ? utc(verdict.nextAttemptAt) : null,
       }));
       const done = JSON.stringify(rows);
-      if (!rows.some((row) => row.endpoint_id !== null)) {
-        await queryRows(pool, FINISH_ATTEMPTS, [done]);
-      } else {
+      const toEndpoints = rows.some((row) => row.endpoint_id !== null);
+      // The attempts were made: a connection lost meanwhile (a reset, a failover) must not leave them
+      // unrecorded, to be made again once their leases lapse.
+      await whileDatabaseReturns(async () => {
+        if (!toEndpoints) return queryRows(pool, FINISH_ATTEMPTS, [done]);
         const now = new Date();
-        await inTransaction(async (sql) => {
+        return inTransaction(async (sql) => {
           await queryRows(sql, ENDPOINT_HEALTH, [done, utc(now), utc(new Date(now.getTime() - disableAfterMs))]);
           await queryRows(sql, FINISH_ATTEMPTS, [done]);
         });
-      }
+      });
       return batch.map(() => true as const);
     },
     { cache: false, batchScheduleFn: (run) => setTimeout(run, BATCH_WINDOW_MS) },
   );
 }
 
+/** Tries `record` again while PostgreSQL cannot be reached, for about three seconds. */
+async function whileDatabaseReturns<T>(record: () => Promise<T>): Promise<T> {
+  for (let wait = 100; ; wait *= 2) {
+    try {
+      return await record();
+    } catch (err) {
+      if (wait > 1_600 || !isDatabaseUnavailable(err)) throw err;
+      await sleep(wait);
+    }
+  }
+}
+
 /** The finished attempts of a batch ($1), as rows. */
 const DONE = `done AS (
     SELECT * FROM jsonb_to_recordset($1::jsonb) AS d(
-      attempt_id uuid, event_id uuid, endpoint_id uuid, merchant_id uuid, destination uuid, started_at timestamp(3), duration_ms int, outcome text,
+      attempt_id uuid, event_id uuid, number int, endpoint_id uuid, merchant_id uuid, destination uuid, started_at timestamp(3), duration_ms int, outcome text,
       status_code int, error text, response_excerpt text, state text, last_error text, delivered_at timestamp(3),
       next_attempt_at timestamp(3)))`;
 
@@ -179,7 +196,9 @@ const DONE = `done AS (
  * (destination.ts): the attempt, the event and the destination in one statement. A destination
  * where any attempt of the batch was delivered has no failures in a row; one where all failed has
  * that many more. Its row is written only when that changes, or whether it is quick, in id order: a
- * destination that keeps delivering is not a row every batch waits for.
+ * destination that keeps delivering is not a row every batch waits for. An event moves on only while
+ * this attempt holds it: recorded again (after a lost answer), or after its lease lapsed and another
+ * attempt took it, the statement leaves it as it is.
  */
 const FINISH_ATTEMPTS = statement(
   `WITH ${DONE},
@@ -204,7 +223,7 @@ const FINISH_ATTEMPTS = statement(
   UPDATE webhook_event e SET state = d.state::"WebhookEventState", lease_until = NULL, enqueued_at = NULL,
     last_error = d.last_error, delivered_at = d.delivered_at,
     next_attempt_at = COALESCE(d.next_attempt_at, e.next_attempt_at), updated_at = now()
-  FROM done d WHERE e.id = d.event_id`,
+  FROM done d WHERE e.id = d.event_id AND e.attempts = d.number AND e.lease_until IS NOT NULL`,
   {},
 );
 
