@@ -11,9 +11,9 @@ import { cpuMicrosPerCall, postgresTicksBetween, readCpuTicks, readPostgresTicks
 /** Per-connection state autocannon threads through a request sequence. */
 export type Context = { id?: string };
 
-/** A POST or GET that must answer 2xx without `errors`: anything else stops the bench with the answer. */
+/** A POST or GET that must answer 2xx without `errors` (within 10 s, unless `init` gives a signal): anything else stops the bench with the answer. */
 export async function call<T>(url: string, init: RequestInit = {}): Promise<T> {
-  const answer = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
+  const answer = await fetch(url, { signal: AbortSignal.timeout(10_000), ...init });
   const text = await answer.text();
   if (!isCorrect(answer.status, text, new URL(url).pathname))
     throw new Error(`bench: ${init.method ?? "GET"} ${url} answered ${answer.status} ${text.slice(0, 500)}`);

@@ -5,9 +5,10 @@ export interface BenchOptions {
   /**
    * `--only=webhooks` runs the webhook section alone (for work on the worker), `--only=tracing` the tracing section,
    * `--only=isolation` the tenant-isolation section, `--only=topology` the topology section, `--only=money` the
-   * money path (pay and refund, for work on their statements).
+   * money path (pay and refund, for work on their statements), `--only=fairness` webhook delivery's sharing between
+   * merchants.
    */
-  only?: "webhooks" | "tracing" | "isolation" | "topology" | "money";
+  only?: "webhooks" | "tracing" | "isolation" | "topology" | "money" | "fairness";
   /** Seconds of each measured run, and of the unmeasured warm-up before it. */
   duration: number;
   warmup: number;
@@ -25,11 +26,11 @@ export interface BenchOptions {
 
 /** The arguments `npm run bench --` takes. */
 export const USAGE =
-  "expected --quick and/or one of --only=webhooks, --only=tracing, --only=isolation, --only=topology, --only=money";
+  "expected --quick and/or one of --only=webhooks, --only=tracing, --only=isolation, --only=topology, --only=money, --only=fairness";
 
 /** Reads the arguments; throws on any it does not know. */
 export function parseOptions(args: string[]): BenchOptions {
-  const sections = ["webhooks", "tracing", "isolation", "topology", "money"] as const;
+  const sections = ["webhooks", "tracing", "isolation", "topology", "money", "fairness"] as const;
   const only = sections.filter((section) => args.includes(`--only=${section}`));
   const unknown = args.filter((arg) => arg !== "--quick" && !sections.some((section) => arg === `--only=${section}`));
   if (unknown.length || only.length > 1)

@@ -50,3 +50,22 @@ export async function deliveredPerSecond(burst: {
   );
   return Math.round((count / (Date.now() - started)) * 1000);
 }
+
+/** A webhook receiver on loopback that takes every call and never answers, as a server that hangs. */
+export async function startHangingReceiver() {
+  let arrived = 0;
+  const server = createServer((req) => {
+    arrived += 1;
+    req.resume();
+  }).listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    /** Calls received so far. */
+    arrived: () => arrived,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}

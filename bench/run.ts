@@ -3,7 +3,7 @@
  * the worker) and a baseline server against a benchmark database of its own, drives them with
  * autocannon from this process, and prints a table, ratios, CPU per call, memory and targets, and
  * bench/results/<time>.json. Targets are reported, never asserted; any wrong answer stops it.
- * Settings: bench/environment.ts. Sections: throughput.ts, webhooks.ts (and endpoint-deliveries.ts), subscriptions.ts, isolation.ts, scale.ts, money.ts,
+ * Settings: bench/environment.ts. Sections: throughput.ts, webhooks.ts (and endpoint-deliveries.ts), fairness.ts, subscriptions.ts, isolation.ts, scale.ts, money.ts,
  * tracing.ts, topology.ts, retention.ts.
  */
 import { cpus, totalmem } from "node:os";
@@ -11,6 +11,7 @@ import { relative } from "node:path";
 import pg from "pg";
 import type { Bench } from "./calls.js";
 import { prepareEnvironment } from "./environment.js";
+import { measureFairness } from "./fairness.js";
 import { measureIsolation } from "./isolation.js";
 import { finish, installGuards } from "./lifecycle.js";
 import { idleMemory, printMemory, roles, withPeaks } from "./memory.js";
@@ -23,7 +24,7 @@ import { measureRetention } from "./retention.js";
 import { measureScale } from "./scale.js";
 import { startService } from "./service.js";
 import { measureFanOut } from "./subscriptions.js";
-import { isolationTargets, targets } from "./targets.js";
+import { fairnessTargets, isolationTargets, targets } from "./targets.js";
 import { measureThroughput } from "./throughput.js";
 import { measureTopology } from "./topology.js";
 import { measureTracing } from "./tracing.js";
@@ -109,6 +110,20 @@ if (options.only === "money") {
   await finish();
 }
 
+const fairnessSection = async () => {
+  console.log(
+    "\nFairness (another merchant pays and waits for its notifications while one with 16 endpoints that hang floods them)",
+  );
+  return measureFairness(bench, databaseUrl, options);
+};
+if (options.only === "fairness") {
+  const fairness = await fairnessSection();
+  const verdicts = printTargets(fairnessTargets(fairness));
+  console.log(`\nWrote ${await writeResults(options.quick, { only: "fairness", fairness, targets: verdicts })}`);
+  await sql.end();
+  await finish();
+}
+
 if (!options.only) {
   console.log(`\nThroughput and latency (autocannon, ${options.warmup} s warm-up then ${options.duration} s per run)`);
   for (const [i, c] of options.connections.entries()) await measureThroughput(bench, c, { cold: i === 0 });
@@ -146,6 +161,8 @@ if (options.only === "webhooks") {
   await sql.end();
   await finish();
 }
+
+const fairness = await fairnessSection();
 
 console.log("\nSubscriptions");
 const subscriptionFanOut = await measureFanOut(bench, options);
@@ -187,7 +204,7 @@ printCpuPerCall([
   "baseline.refund",
 ]);
 
-const verdicts = printTargets(targets({ rows, memory, webhooks, isolation, scale, scaleSteps: options.scale }));
+const verdicts = printTargets(targets({ rows, memory, webhooks, isolation, fairness, scale, scaleSteps: options.scale }));
 
 const file = await writeResults(options.quick, {
   durationSeconds: options.duration,
@@ -196,6 +213,7 @@ const file = await writeResults(options.quick, {
   rows,
   ratios: measuredRatios,
   webhooks,
+  fairness,
   subscriptionFanOut,
   isolation,
   scale,

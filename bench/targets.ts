@@ -1,4 +1,5 @@
 /** The targets the bench holds a run's figures against (reported, never asserted), all at 16 connections. */
+import { fairnessGoal, type FairnessPhase } from "./fairness.js";
 import type { Isolation } from "./isolation.js";
 import { supervisorMiB, type ProcessMemory } from "./memory.js";
 import { ratio, rowOf, type Row, type Target } from "./report.js";
@@ -8,6 +9,7 @@ export interface Figures {
   memory: ProcessMemory[];
   webhooks: { p99: number; deliveriesPerSecond: number };
   isolation: Isolation[];
+  fairness: FairnessPhase[];
   /** requests.info p99 at each scale step, and the steps. */
   scale: Record<number, number>;
   scaleSteps: [number, number];
@@ -21,7 +23,21 @@ const below = (name: string, value: number | null, goal: number): Target => ({ n
 export const isolationTargets = (isolation: Isolation[]): Target[] =>
   isolation.map(({ flood, ratio }) => atMost(`another tenant's p95 under a ${flood} flood ≤ 2 × idle`, ratio, 2));
 
-export function targets({ rows, memory, webhooks, isolation, scale, scaleSteps: [small, large] }: Figures): Target[] {
+/**
+ * Another merchant's notification p95 under each webhook flood of the fairness section (the first
+ * phase is idle) at most twice its idle p95 and a second, and its pings attempted during a ping flood.
+ */
+export function fairnessTargets([idle, ...floods]: FairnessPhase[]): Target[] {
+  if (!idle) return [];
+  return floods.flatMap(({ phase, p95, pings }) => [
+    atMost(`another merchant's notification p95 during ${phase} ≤ 2 × idle + 1 s`, p95, fairnessGoal(idle.p95)),
+    ...(pings
+      ? [atLeast("another merchant's pings attempted during the ping flood (share)", pings.attempted / pings.sent, 1)]
+      : []),
+  ]);
+}
+
+export function targets({ rows, memory, webhooks, isolation, fairness, scale, scaleSteps: [small, large] }: Figures): Target[] {
   const rps = (key: string) => rowOf(key, 16, rows)?.rps ?? null;
   const p99 = (key: string) => rowOf(key, 16, rows)?.p99 ?? null;
   const vs = (of: string, to: string) => ratio(rps(of), rps(to));
@@ -44,6 +60,7 @@ export function targets({ rows, memory, webhooks, isolation, scale, scaleSteps: 
     atLeast("≥ 2000 notifications per second", webhooks.deliveriesPerSecond, 2000),
     below("pay → notification p99 < 50 ms when idle", webhooks.p99, 50),
     ...isolationTargets(isolation),
+    ...fairnessTargets(fairness),
     atMost(
       `info p99 at ${count(large)} rows ≤ 1.5 × at ${count(small)}`,
       scale[large] === undefined ? null : ratio(scale[large], Math.max(scale[small] ?? 0, 1)),

@@ -36,8 +36,11 @@ export async function startWebhookReceiver() {
 
 export type WebhookReceiver = Awaited<ReturnType<typeof startWebhookReceiver>>;
 
-/** Creates and pays a request that names the receiver; the milliseconds from the pay's answer to the notification. */
-export async function notificationLatency(bench: Bench, receiver: WebhookReceiver): Promise<number> {
+/**
+ * Creates and pays a request of the bench's merchant that names the receiver; the milliseconds from
+ * the pay's answer to the notification, which must come within `deadlineMs`.
+ */
+export async function notificationLatency(bench: Bench, receiver: WebhookReceiver, deadlineMs = 30_000): Promise<number> {
   const { api, headers, payerHeaders, merchantId } = bench;
   const created = await call<{ requestId: string }>(`${api}/api/requests.create`, {
     method: "POST",
@@ -49,7 +52,7 @@ export async function notificationLatency(bench: Bench, receiver: WebhookReceive
   await waitUntil(
     () => `the notification of ${created.requestId}`,
     () => receiver.arrivals.has(created.requestId),
-    30_000,
+    deadlineMs,
     1,
   );
   return receiver.arrivals.get(created.requestId)! - paidAt;

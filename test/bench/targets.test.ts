@@ -27,6 +27,7 @@ const figures = (changes: Partial<Figures> = {}): Figures => ({
   memory: [],
   webhooks: { p99: 10, deliveriesPerSecond: 3000 },
   isolation: [],
+  fairness: [],
   scale: { 10000: 20, 100000: 24 },
   scaleSteps: [10000, 100000],
   ...changes,
@@ -80,6 +81,19 @@ describe("the bench's targets", () => {
     ];
     expect(verdictOf(figures({ isolation }), "another tenant's p95 under a refused documents flood")).toBe("met");
     expect(verdictOf(figures({ isolation }), "another tenant's p95 under a subscriptions flood")).toBe("missed");
+  });
+
+  it("hold another merchant's notifications under each webhook flood within twice the idle p95 and a second, and its pings attempted", () => {
+    const phase = (name: string, p95: number) => ({ phase: name, p50: p95 / 2, p95, notifications: 20 });
+    const fairness = [
+      phase("idle", 30),
+      phase("endpoints that hang", 1_060),
+      { ...phase("pings", 1_061), pings: { attempted: 4, sent: 5, slowestMs: 15_000 } },
+    ];
+    expect(verdictOf(figures({ fairness }), "another merchant's notification p95 during endpoints that hang")).toBe("met");
+    expect(verdictOf(figures({ fairness }), "another merchant's notification p95 during pings")).toBe("missed");
+    expect(verdictOf(figures({ fairness }), "another merchant's pings attempted")).toBe("missed");
+    expect(targets(figures()).filter((target) => target.name.startsWith("another merchant"))).toEqual([]);
   });
 
   it("hold the API's idle and peak memory and the supervisor with its helpers against their bounds", () => {
