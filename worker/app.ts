@@ -5,11 +5,10 @@ import { connectRedis } from "../src/redis-connection.js";
 import type { Logger } from "../src/logger.js";
 import { publishRequestChanges } from "../src/pubsub/request-changes.js";
 import type { WorkerConfig } from "./config.js";
-import { startDeliveryLane } from "./delivery.js";
+import { startDeliveryLanes } from "./delivery.js";
 import { startHeartbeat } from "./heartbeat.js";
 import { postJson } from "./http-post.js";
 import { openOutbox } from "../src/domain/webhooks/deliveries/attempts.js";
-import { TEST_EVENT_SLOTS } from "../src/domain/webhooks/deliveries/claim.js";
 import { deliveryLeaseMs } from "../src/domain/webhooks/deliveries/states.js";
 import { startMaintenance } from "./maintenance.js";
 import { createWorkerMetrics, serveWorkerMetrics } from "./metrics.js";
@@ -48,7 +47,6 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
   // The poll gives the lanes their jobs; the lanes' attempts tell it when a retry is due and when their
   // slots are free (a job left from before may run before the poll has started: its first run looks anyway).
   let poll: ReturnType<typeof startOutboxPoll> | undefined;
-  const pollAgain = () => poll?.request();
   const deliveryDeps = {
     config: config.webhooks,
     keys,
@@ -57,10 +55,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
     logger,
     nextAttemptDue: (at: Date) => poll?.pollAt(at),
   };
-  const lanes = [
-    startDeliveryLane("deliveries", config.webhooks.concurrency, connection, config, deliveryDeps, leaseMs, pollAgain),
-    startDeliveryLane("tests", TEST_EVENT_SLOTS, connection, config, deliveryDeps, leaseMs, pollAgain),
-  ];
+  const lanes = startDeliveryLanes(connection, config, deliveryDeps, leaseMs, (lane) => poll?.request(lane));
   for (const { queue } of lanes) queue.on("error", outages.redis.failed);
   poll = startOutboxPoll(
     lanes,

@@ -1,13 +1,24 @@
 import { Worker, type ConnectionOptions, type Queue } from "bullmq";
-import type { Lane } from "../src/domain/webhooks/deliveries/claim.js";
+import pLimit from "p-limit";
+import { TEST_EVENT_SLOTS, type Lane } from "../src/domain/webhooks/deliveries/claim.js";
 import type { WorkerConfig } from "./config.js";
-import { makeAttempts, type DeliveryDeps } from "./jobs/deliver-webhook.js";
-import { createQueue, readJob, TEST_EVENT_QUEUE, unknownJob, WEBHOOK_QUEUE, webhookJobs, type WebhookJobData } from "./queues.js";
+import { makeAttempt, type DeliveryDeps } from "./jobs/deliver-webhook.js";
+import {
+  ATTEMPTS_PER_JOB,
+  createQueue,
+  readJob,
+  TEST_EVENT_QUEUE,
+  unknownJob,
+  WEBHOOK_QUEUE,
+  webhookJobs,
+  type WebhookJobData,
+} from "./queues.js";
 
 /**
  * A lane of webhook delivery in this worker: its queue, the queue's worker, whose jobs make their
- * attempts now, once (see makeAttempts), and how many attempts it may still start. Its deliveries'
- * schedules are the outbox's: a job that fails or is lost leaves them pending there.
+ * attempts once (see makeAttempt), at most `slots` at a time, and how many attempts the lane may
+ * still claim. Its deliveries' schedules are the outbox's: a job that fails or is lost leaves them
+ * pending there.
  */
 export interface DeliveryLane {
   lane: Lane;
@@ -16,21 +27,28 @@ export interface DeliveryLane {
   /** Attempts in flight at most in this worker's lane. */
   slots: number;
   /**
-   * Attempts this worker may still start in the lane: its slots less its attempts in flight, and none
-   * while jobs wait in the queue (a worker that has room takes those first). What its claims take.
+   * Attempts this worker may still claim in the lane: its slots and READ_AHEAD more, less the
+   * attempts of its jobs (running, or waiting for a slot) and of the jobs waiting in the queue
+   * (ATTEMPTS_PER_JOB each at most).
    */
   free(): Promise<number>;
 }
 
+/**
+ * Attempts claimed ahead of the slots, in slots: claims come in batches, while the slots never wait
+ * for one. The backlog itself waits in PostgreSQL, where the claims decide whose turn it is.
+ */
+const READ_AHEAD = 2;
+
 const QUEUES: Record<Lane, string> = { deliveries: WEBHOOK_QUEUE, tests: TEST_EVENT_QUEUE };
 
 /**
- * Starts a lane with `slots` attempts in flight at most. `finished` is told after each job: its
- * attempts' slots are free again, and deliveries that waited for them (or for their destination's
- * room) may be claimed. `leaseMs`: how long a started attempt holds its delivery (deliveryLeaseMs),
+ * Starts a lane with `slots` attempts in flight at most. `finished` is told after a job when the
+ * attempts held here no longer fill the slots: deliveries that waited for slots (or for their
+ * destination's room) may be claimed. `leaseMs`: how long a started attempt holds its delivery (deliveryLeaseMs),
  * also its job's lock.
  */
-export function startDeliveryLane(
+function startDeliveryLane(
   lane: Lane,
   slots: number,
   connection: ConnectionOptions,
@@ -42,24 +60,26 @@ export function startDeliveryLane(
   const name = QUEUES[lane];
   // A delivery job that ends is gone: PostgreSQL keeps every attempt.
   const queue = createQueue<WebhookJobData>(name, connection, config.queues.prefix, { removeOnFail: true });
-  let inFlight = 0;
+  const inSlot = pLimit(slots);
+  let held = 0;
   const worker = new Worker<WebhookJobData>(
     name,
     async (job) => {
       if (job.name !== webhookJobs.attempts.name) throw unknownJob(name, job);
       const { attempts } = readJob(webhookJobs.attempts, job);
-      inFlight += attempts.length;
+      held += attempts.length;
       try {
-        return await makeAttempts(attempts, deps);
+        return await Promise.all(attempts.map((due) => inSlot(() => makeAttempt(due, deps))));
       } finally {
-        inFlight -= attempts.length;
-        finished();
+        held -= attempts.length;
+        // Claim again once a slots' worth of what was claimed ahead has been used.
+        if (held <= READ_AHEAD * slots) finished();
       }
     },
     {
       connection,
       prefix: config.queues.prefix,
-      // Every job carries at least one attempt, and the claims never give more than the slots.
+      // Every job carries at least one attempt: never fewer jobs running than attempts could.
       concurrency: slots,
       // A job whose worker died is noticed as stalled after about one lease, not BullMQ's default 30 s.
       lockDuration: leaseMs,
@@ -72,7 +92,26 @@ export function startDeliveryLane(
     worker,
     slots,
     async free() {
-      return (await queue.getWaitingCount()) > 0 ? 0 : Math.max(0, slots - inFlight);
+      return Math.max(0, (READ_AHEAD + 1) * slots - held - ATTEMPTS_PER_JOB * (await queue.getWaitingCount()));
     },
   };
+}
+
+/**
+ * The worker's lanes: events' deliveries (WEBHOOK_CONCURRENCY slots) and test events
+ * (TEST_EVENT_SLOTS). `slotsFree` is told of a lane whose slots come free (see startDeliveryLane).
+ */
+export function startDeliveryLanes(
+  connection: ConnectionOptions,
+  config: WorkerConfig,
+  deps: DeliveryDeps,
+  leaseMs: number,
+  slotsFree: (lane: Lane) => void,
+): DeliveryLane[] {
+  return [
+    startDeliveryLane("deliveries", config.webhooks.concurrency, connection, config, deps, leaseMs, () =>
+      slotsFree("deliveries"),
+    ),
+    startDeliveryLane("tests", TEST_EVENT_SLOTS, connection, config, deps, leaseMs, () => slotsFree("tests")),
+  ];
 }

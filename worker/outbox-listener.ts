@@ -3,10 +3,12 @@ import { WEBHOOK_CHANNEL } from "../src/domain/webhooks/outbox.js";
 import type { OutageReporter } from "./outage.js";
 
 /**
- * LISTENs for new outbox rows so delivery starts as soon as the paying transaction commits.
- * Reconnects after a lost connection; the periodic drain covers anything announced meanwhile.
+ * LISTENs for new outbox rows so delivery starts as soon as the paying transaction commits, telling
+ * `onEvent` each notification's payload (TEST_EVENT_NOTICE for test events), and nothing once
+ * (re)connected. Reconnects after a lost connection; the periodic poll covers anything announced
+ * meanwhile.
  */
-export function listenForOutbox(url: string, onEvent: () => void, outage: OutageReporter) {
+export function listenForOutbox(url: string, onEvent: (payload?: string) => void, outage: OutageReporter) {
   let client: pg.Client | null = null;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
@@ -20,7 +22,7 @@ export function listenForOutbox(url: string, onEvent: () => void, outage: Outage
   const connect = async () => {
     // Beside the pool's `payreq-worker` connections in pg_stat_activity, and not counted in DATABASE_POOL_SIZE.
     const next = new pg.Client({ connectionString: url, application_name: "payreq-worker-listen" });
-    next.on("notification", onEvent);
+    next.on("notification", (message) => onEvent(message.payload));
     next.on("error", (err) => {
       outage.failed(err);
       void closeQuietly(next);

@@ -1,5 +1,7 @@
 import type { Logger } from "../src/logger.js";
 import { nextDueAt } from "../src/domain/webhooks/deliveries/claim.js";
+import type { Lane } from "../src/domain/webhooks/deliveries/claim.js";
+import { TEST_EVENT_NOTICE } from "../src/domain/webhooks/outbox.js";
 import type { DeliveryLane } from "./delivery.js";
 import { queueDueAttempts } from "./jobs/queue-due-attempts.js";
 import { oneRunAtATime } from "./one-run-at-a-time.js";
@@ -8,8 +10,8 @@ import type { OutageReporter } from "./outage.js";
 
 /**
  * The poll of the outbox, the one thing that gives deliveries their jobs (see queueDueAttempts): on
- * every NOTIFY of a new or redelivered delivery, when a lane's job ends (its slots are free again),
- * when the next delivery that waits for its time is due, and every `intervalMs`. The first poll and
+ * every NOTIFY of a new or redelivered delivery (for its lane), when a lane's slots come free (for
+ * that lane), when the next delivery that waits for its time is due, and every `intervalMs`. The first poll and
  * the periodic ones also take back the claims whose job was lost (given more than `intervalMs` ago,
  * and not run). Runs never overlap.
  */
@@ -30,19 +32,23 @@ export function startOutboxPoll(
     if (wake) clearTimeout(wake.timer);
     const timer = setTimeout(() => {
       wake = null;
-      polls.request();
+      request();
     }, ms - Date.now());
     wake = { at: ms, timer };
   };
 
   let recovering = true;
+  // The lanes asked for since the last poll began.
+  const wanted = new Set<Lane>(lanes.map((lane) => lane.lane));
   const poll = async () => {
     const lostAfterMs = recovering ? settings.intervalMs : null;
     recovering = false;
+    const polled = lanes.filter((lane) => wanted.has(lane.lane));
+    wanted.clear();
     // One instant for the claims and the look ahead: a delivery that comes due between them is found
     // by the look ahead, due already, and polled for at once.
     const now = new Date();
-    const { again } = await queueDueAttempts(lanes, lostAfterMs, now);
+    const { again } = await queueDueAttempts(polled, lostAfterMs, now);
     databaseOutage.recovered();
     if (again > 0) logger.warn({ deliveries: again }, "gave webhook deliveries whose job was lost a turn again");
     // Any worker's failed attempts: this one polls when the first of them is due.
@@ -50,10 +56,17 @@ export function startOutboxPoll(
     if (next) pollAt(next);
   };
   const polls = oneRunAtATime(poll, failed);
-  const request = () => {
-    if (!stopped) polls.request();
+  /** Polls the lanes now (every lane unless named), or once more after the poll under way. */
+  const request = (lane?: Lane) => {
+    if (stopped) return;
+    for (const { lane: each } of lanes) if (!lane || lane === each) wanted.add(each);
+    polls.request();
   };
-  const listener = listenForOutbox(settings.listenUrl, request, databaseOutage);
+  const listener = listenForOutbox(
+    settings.listenUrl,
+    (payload) => request(payload === undefined ? undefined : payload === TEST_EVENT_NOTICE ? "tests" : "deliveries"),
+    databaseOutage,
+  );
   const ticker = setInterval(() => {
     recovering = true;
     request();
@@ -62,7 +75,7 @@ export function startOutboxPoll(
   return {
     /** Told when a failed event's next attempt is due (by the attempt that failed). */
     pollAt,
-    /** Polls now, or once more after the poll under way: slots or a destination's room came free. */
+    /** Polls a lane now, or once more after the poll under way: its slots or a destination's room came free. */
     request,
     /** Stops polling; a poll under way goes on (see settled). */
     async stop() {

@@ -21,16 +21,12 @@ export type DeliveryDeps = {
 };
 
 /**
- * Makes the given attempts at once, each of one event: taken and recorded IN_FLIGHT, signed,
- * POSTed, and its outcome recorded with the event's next state. PostgreSQL counts the attempts and
- * decides what comes next; an attempt that is not its event's next (made already, or the event is
- * no longer pending) is SKIPPED.
+ * Makes one attempt of one event now: taken and recorded IN_FLIGHT, signed, POSTed, and its outcome
+ * recorded with the event's next state. PostgreSQL counts the attempts and decides what comes next;
+ * an attempt that is not its event's next (made already, or the event is no longer pending) is
+ * SKIPPED.
  */
-export function makeAttempts(due: DueAttempt[], deps: DeliveryDeps): Promise<(WebhookEventState | "SKIPPED")[]> {
-  return Promise.all(due.map((one) => makeAttempt(one, deps)));
-}
-
-async function makeAttempt(due: DueAttempt, deps: DeliveryDeps): Promise<WebhookEventState | "SKIPPED"> {
+export async function makeAttempt(due: DueAttempt, deps: DeliveryDeps): Promise<WebhookEventState | "SKIPPED"> {
   const started = await deps.outbox.start(due);
   if (!started) return "SKIPPED";
   // A trace of its own per attempt, linked to the call that wrote the event: the call's trace does

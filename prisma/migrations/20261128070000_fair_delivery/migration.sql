@@ -31,3 +31,6 @@ CREATE INDEX "webhook_event_in_flight_idx" ON "webhook_event" ("destination")
   WHERE "state" = 'PENDING' AND "enqueued_at" IS NOT NULL;
 CREATE INDEX "webhook_event_waiting_ping_idx" ON "webhook_event" ("next_attempt_at")
   WHERE "state" = 'PENDING' AND "type" = 'PING';
+
+-- The claim it replaces read waiting rows by creation, which nothing reads now.
+DROP INDEX "webhook_event_undrained";

@@ -1,4 +1,4 @@
-import { WEBHOOK_CHANNEL } from "../webhooks/outbox.js";
+import { TEST_EVENT_NOTICE, WEBHOOK_CHANNEL } from "../webhooks/outbox.js";
 
 /**
  * The CTEs that write events, and one delivery of each to every endpoint of the event's merchant
@@ -41,3 +41,7 @@ export const ENDPOINT_DELIVERIES = "endpoint_deliveries";
 export function outboxNotified(...ctes: string[]): string {
   return ctes.map((cte) => `(SELECT count(pg_notify('${WEBHOOK_CHANNEL}', '')) FROM ${cte})`).join(" + ");
 }
+
+/** outboxNotified of test events: the worker claims for their lane when it hears of them. */
+export const testEventsNotified = (cte: string): string =>
+  `(SELECT count(pg_notify('${WEBHOOK_CHANNEL}', '${TEST_EVENT_NOTICE}')) FROM ${cte})`;

@@ -9,6 +9,8 @@ import { webhookAttempts } from "../../sql/tables.js";
 
 /** Postgres NOTIFY channel on which new and redelivered events are announced to the worker. */
 export const WEBHOOK_CHANNEL = "webhook_events";
+/** The payload of a NOTIFY on it that announces test events, which the worker claims in a lane of their own. */
+export const TEST_EVENT_NOTICE = "tests";
 
 const PENDING_EVENTS = statement("SELECT count(*) FROM webhook_event WHERE state = 'PENDING'", { count: bigint() });
 const ATTEMPTS_BY_OUTCOME = statement("SELECT outcome, count(*) FROM webhook_attempt GROUP BY outcome", {

@@ -6,7 +6,7 @@ import { queryRow, statement } from "../../sql/statements.js";
 import { webhookAttempts, webhookEvents } from "../../sql/tables.js";
 import { notFound } from "../auth.js";
 import type { DomainContext } from "../context.js";
-import { outboxNotified } from "../events/record.js";
+import { testEventsNotified } from "../events/record.js";
 import { parseInput } from "../validation.js";
 import { endpointOwner } from "./endpoint-owner.js";
 import { endpointIdInput } from "./endpoints.js";
@@ -27,7 +27,7 @@ const SEND_PING = statement(
             $4::timestamp(3), $4::timestamp(3), $4::timestamp(3)
      FROM ep
      RETURNING id)
-   SELECT ping.id, ${outboxNotified("ping")} AS queued FROM ping`,
+   SELECT ping.id, ${testEventsNotified("ping")} AS queued FROM ping`,
   { id: webhookEvents.columns.id, queued: bigint() },
 );
 
