@@ -1,8 +1,8 @@
 import { Worker, type ConnectionOptions, type Queue } from "bullmq";
-import pLimit from "p-limit";
 import { TEST_EVENT_SLOTS, type Lane } from "../src/domain/webhooks/deliveries/claim.js";
 import type { WorkerConfig } from "./config.js";
 import { makeAttempt, type DeliveryDeps } from "./jobs/deliver-webhook.js";
+import { slotGate } from "./slot-gate.js";
 import {
   ATTEMPTS_PER_JOB,
   createQueue,
@@ -60,7 +60,7 @@ function startDeliveryLane(
   const name = QUEUES[lane];
   // A delivery job that ends is gone: PostgreSQL keeps every attempt.
   const queue = createQueue<WebhookJobData>(name, connection, config.queues.prefix, { removeOnFail: true });
-  const inSlot = pLimit(slots);
+  const gate = slotGate(slots);
   let held = 0;
   const worker = new Worker<WebhookJobData>(
     name,
@@ -69,7 +69,8 @@ function startDeliveryLane(
       const { attempts } = readJob(webhookJobs.attempts, job);
       held += attempts.length;
       try {
-        return await Promise.all(attempts.map((due) => inSlot(() => makeAttempt(due, deps))));
+        await gate.take(attempts.length);
+        return await Promise.all(attempts.map((due) => makeAttempt(due, deps).finally(() => gate.give(1))));
       } finally {
         held -= attempts.length;
         // Claim again once a slots' worth of what was claimed ahead has been used.
