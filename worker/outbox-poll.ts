@@ -33,7 +33,7 @@ export function startOutboxPoll(
     const timer = setTimeout(() => {
       wake = null;
       request();
-    }, ms - Date.now());
+    }, Math.max(0, ms - Date.now()));
     wake = { at: ms, timer };
   };
 
