@@ -1,6 +1,5 @@
 import type { Logger } from "../src/logger.js";
-import { nextDueAt } from "../src/domain/webhooks/deliveries/claim.js";
-import type { Lane } from "../src/domain/webhooks/deliveries/claim.js";
+import { nextDueAt, type Lane } from "../src/domain/webhooks/deliveries/claim.js";
 import { TEST_EVENT_NOTICE } from "../src/domain/webhooks/outbox.js";
 import type { DeliveryLane } from "./delivery.js";
 import { queueDueAttempts } from "./jobs/queue-due-attempts.js";
@@ -10,10 +9,10 @@ import type { OutageReporter } from "./outage.js";
 
 /**
  * The poll of the outbox, the one thing that gives deliveries their jobs (see queueDueAttempts): on
- * every NOTIFY of a new or redelivered delivery (for its lane), when a lane's slots come free (for
- * that lane), when the next delivery that waits for its time is due, and every `intervalMs`. The first poll and
- * the periodic ones also take back the claims whose job was lost (given more than `intervalMs` ago,
- * and not run). Runs never overlap.
+ * every NOTIFY of a new or redelivered delivery (for its lane), when a lane has used what it claimed
+ * ahead (for that lane), when the next delivery that waits for its time is due, and every
+ * `intervalMs`. The first poll and the periodic ones, which poll every lane, also take back the
+ * claims whose job was lost (given more than `intervalMs` ago, and not run). Runs never overlap.
  */
 export function startOutboxPoll(
   lanes: DeliveryLane[],
@@ -30,10 +29,13 @@ export function startOutboxPoll(
     const ms = at.getTime();
     if (stopped || (wake && wake.at <= ms) || ms - Date.now() > settings.intervalMs) return;
     if (wake) clearTimeout(wake.timer);
-    const timer = setTimeout(() => {
-      wake = null;
-      request();
-    }, Math.max(0, ms - Date.now()));
+    const timer = setTimeout(
+      () => {
+        wake = null;
+        request();
+      },
+      Math.max(0, ms - Date.now()),
+    );
     wake = { at: ms, timer };
   };
 
