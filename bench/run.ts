@@ -86,16 +86,20 @@ const bench: Bench = {
   timing: { warmup: options.warmup, duration: options.duration, ticksPerSecond },
 };
 
+/** Ends a run of one section (`--only`): its results file, then the clean-up. */
+const endAlone = async (results: Record<string, unknown>): Promise<never> => {
+  console.log(`\nWrote ${await writeResults(options.quick, { only: options.only, ...results })}`);
+  await sql.end();
+  return finish();
+};
+
 const isolationSection = async () => {
   console.log("\nTenant isolation (another tenant's calls one at a time; blocks with and without the flood alternate)");
   return measureIsolation(bench, env, options);
 };
 if (options.only === "isolation") {
   const isolation = await isolationSection();
-  const verdicts = printTargets(isolationTargets(isolation));
-  console.log(`\nWrote ${await writeResults(options.quick, { only: "isolation", isolation, targets: verdicts })}`);
-  await sql.end();
-  await finish();
+  await endAlone({ isolation, targets: printTargets(isolationTargets(isolation)) });
 }
 
 const moneySection = async () => {
@@ -105,9 +109,7 @@ const moneySection = async () => {
 if (options.only === "money") {
   await moneySection();
   printCpuPerCall(["rest.pay", "graphql.pay", "rest.refund", "baseline.pay", "baseline.refund"]);
-  console.log(`\nWrote ${await writeResults(options.quick, { only: "money", rows, ratios: ratios() })}`);
-  await sql.end();
-  await finish();
+  await endAlone({ rows, ratios: ratios() });
 }
 
 const fairnessSection = async () => {
@@ -118,10 +120,7 @@ const fairnessSection = async () => {
 };
 if (options.only === "fairness") {
   const fairness = await fairnessSection();
-  const verdicts = printTargets(fairnessTargets(fairness));
-  console.log(`\nWrote ${await writeResults(options.quick, { only: "fairness", fairness, targets: verdicts })}`);
-  await sql.end();
-  await finish();
+  await endAlone({ fairness, targets: printTargets(fairnessTargets(fairness)) });
 }
 
 if (!options.only) {
@@ -136,10 +135,7 @@ const topologySection = async () => {
   return measureTopology(bench, env, options);
 };
 if (options.only === "topology") {
-  const topology = await topologySection();
-  console.log(`\nWrote ${await writeResults(options.quick, { only: "topology", topology })}`);
-  await sql.end();
-  await finish();
+  await endAlone({ topology: await topologySection() });
 }
 
 const tracingSection = async () => {
@@ -149,10 +145,7 @@ const tracingSection = async () => {
   return measureTracing(bench, env, options);
 };
 if (options.only === "tracing") {
-  const tracing = await tracingSection();
-  console.log(`\nWrote ${await writeResults(options.quick, { only: "tracing", tracing })}`);
-  await sql.end();
-  await finish();
+  await endAlone({ tracing: await tracingSection() });
 }
 
 console.log("\nWebhooks");

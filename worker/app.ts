@@ -64,10 +64,12 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
     failed("outbox poll failed"),
     logger,
   );
-  for (const worker of [maintenance.worker, ...lanes.map((lane) => lane.worker)]) reportJobFailures(worker, failed, logger);
+  const workers = [maintenance.worker, ...lanes.map((lane) => lane.worker)];
+  const queues = [maintenance.queue, ...lanes.map((lane) => lane.queue)];
+  for (const worker of workers) reportJobFailures(worker, failed, logger);
   const metricsServer = await serveMetrics(config, metrics, logger);
 
-  await Promise.all([maintenance.worker, ...lanes.map((lane) => lane.worker)].map((worker) => worker.waitUntilReady()));
+  await Promise.all(workers.map((worker) => worker.waitUntilReady()));
   logger.info({ sweepEveryMs: config.expiry.sweepIntervalMs, webhookConcurrency: config.webhooks.concurrency }, "worker ready");
   const heartbeat =
     config.health.file &&
@@ -86,13 +88,11 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
       if (heartbeat) await heartbeat.stop();
       await poll.stop();
       const deadline = new Promise<false>((resolve) => setTimeout(() => resolve(false), config.shutdownTimeoutMs).unref());
-      const workersClosed = Promise.all(
-        [maintenance.worker, ...lanes.map((lane) => lane.worker)].map((worker) => worker.close()),
-      ).then(() => true as const);
+      const workersClosed = Promise.all(workers.map((worker) => worker.close())).then(() => true as const);
       const finished = await Promise.race([workersClosed, deadline]);
       await poll.settled();
       stopPublishing();
-      await Promise.all([maintenance.queue, ...lanes.map((lane) => lane.queue)].map((queue) => queue.close()));
+      await Promise.all(queues.map((queue) => queue.close()));
       metricsServer?.close();
       await connection.quit().catch(() => connection.disconnect());
       return finished;

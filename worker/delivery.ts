@@ -45,8 +45,8 @@ const QUEUES: Record<Lane, string> = { deliveries: WEBHOOK_QUEUE, tests: TEST_EV
 /**
  * Starts a lane with `slots` attempts in flight at most. `finished` is told after a job when the
  * attempts held here no longer fill the slots: deliveries that waited for slots (or for their
- * destination's room) may be claimed. `leaseMs`: how long a started attempt holds its delivery (deliveryLeaseMs),
- * also its job's lock.
+ * destination's room) may be claimed. `leaseMs`: how long a started attempt holds its delivery
+ * (deliveryLeaseMs), also its job's lock.
  */
 function startDeliveryLane(
   lane: Lane,
