@@ -40,6 +40,7 @@ const options: BenchOptions = (() => {
     process.exit(2);
   }
 })();
+const startedAt = Date.now();
 installGuards(options.deadlineMs);
 const { env, databaseUrl, ownDatabase, redis, queuePrefix, apiPort, baselinePort } = await prepareEnvironment();
 
@@ -168,9 +169,11 @@ const scale = await measureScale(bench, options);
 // After the scale section, so that its steps count the rows they say.
 await moneySection();
 
-const tracing = await tracingSection();
-
-const topology = await topologySection();
+// The quick run keeps a round of every figure with a target; tracing's and the topologies' ratios,
+// the slowest sections (about three minutes together), run in the full bench or with --only.
+const tracing = options.quick ? null : await tracingSection();
+const topology = options.quick ? null : await topologySection();
+if (options.quick) console.log("\nTracing and topology: in the full bench, or alone with --only=tracing and --only=topology");
 
 // Last: the rows it deletes leave the tables to vacuum, which would weigh on whatever came next.
 console.log("\nRetention (a sweep of rows that are due, while requests.info runs)");
@@ -216,5 +219,5 @@ const file = await writeResults(options.quick, {
   memory,
   targets: verdicts,
 });
-console.log(`\nWrote ${file}`);
+console.log(`\nWrote ${file} (the run took ${Math.round((Date.now() - startedAt) / 1000)} s)`);
 await finish();
