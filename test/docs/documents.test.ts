@@ -1,29 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { parseEnv } from "node:util";
-import { Lexer, type Token, type Tokens } from "marked";
+import type { Tokens } from "marked";
 import { describe, expect, it } from "vitest";
 import { processEnvs } from "../../src/env.js";
-
-const root = resolve(import.meta.dirname, "../..");
-const documents = ["README.md", ...readdirSync(join(root, "docs")).map((file) => `docs/${file}`)].filter((file) =>
-  file.endsWith(".md"),
-);
-const tokensOf = (file: string) => new Lexer({ gfm: true }).lex(readFileSync(join(root, file), "utf8"));
-
-function walk(tokens: Token[], visit: (token: Token) => void) {
-  for (const token of tokens) {
-    visit(token);
-    const children = [
-      ...("tokens" in token && token.tokens ? token.tokens : []),
-      ...(token.type === "list" ? (token as Tokens.List).items : []),
-      ...(token.type === "table"
-        ? [...(token as Tokens.Table).header, ...(token as Tokens.Table).rows.flat()].flatMap((cell) => cell.tokens)
-        : []),
-    ];
-    walk(children, visit);
-  }
-}
+import { documents, root, tokensOf, walk } from "./markdown.js";
 
 /** The anchors a markdown renderer gives the file's headings (GitHub's rule: lower case, no punctuation, spaces to hyphens, repeats numbered). */
 function anchorsOf(file: string): Set<string> {
