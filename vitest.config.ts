@@ -56,13 +56,14 @@ const OWN_PROCESS = ["test/pubsub/**/*.test.ts", "test/graphql/graphiql.test.ts"
 /**
  * Test files that each run in a database of their own (the "own-database" project
  * below): the worker's, and those that start the service's processes (npm start, API processes, the
- * subscriptions between them).
+ * subscriptions between them) or run a worker beside the CLI (the documents' CLI examples).
  */
 const OWN_DATABASE = [
   "test/worker/**/*.test.ts",
   "test/start/npm-start.test.ts",
   "test/api-process/**/*.test.ts",
   "test/graphql/subscriptions/**/*.test.ts",
+  "test/docs/cli-examples.test.ts",
 ];
 
 export default defineConfig({

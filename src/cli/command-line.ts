@@ -28,7 +28,20 @@ export const USAGE = `Usage: npm run admin -- <command> [--json]
   endpoint ping ENDPOINT_ID                      send it a signed test event and print the attempt's outcome
                                                  (exit 1 unless delivered; a worker must be running)
   endpoint recover ENDPOINT_ID --since TIME      send again its deliveries since TIME (ISO 8601) that were not
-                                                 delivered; one recovery per endpoint a minute`;
+                                                 delivered; one recovery per endpoint a minute
+
+[…] may be left out, | separates alternatives. --json prints the answer as one JSON object.
+
+Examples, with MERCHANT, ENDPOINT and KEY_PREFIX set in the shell to a merchant's id, one of its webhook
+endpoints' ids and a key's prefix (mk_ or pk_ and 12 characters):
+
+  npm run admin -- merchant create --name "Corner Cafe" --currency NZD --json
+  npm run admin -- key create --merchant "$MERCHANT" --label till-1
+  npm run admin -- key revoke "$KEY_PREFIX"
+  npm run admin -- wallet create --currency NZD --balance 50000
+  npm run admin -- endpoint create --merchant "$MERCHANT" --url https://shop.example/hooks --types payment.completed
+  npm run admin -- endpoint update "$ENDPOINT" --enable
+  npm run admin -- endpoint recover "$ENDPOINT" --since 2026-11-27T00:00:00Z`;
 
 const string = { type: "string" } as const;
 const flag = { type: "boolean", default: false } as const;
