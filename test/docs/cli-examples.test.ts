@@ -11,7 +11,7 @@
  * test sets for each example to things of the example's own: `MERCHANT` (a new merchant's id),
  * `ENDPOINT` (a webhook endpoint of that merchant, at a receiver here that answers 200) and
  * `KEY_PREFIX` (the prefix of a new key of that merchant). `npm run admin --` runs the CLI from the
- * run's build (test/built.ts), as that script runs it from the sources, and `dist/` is that build.
+ * run's build (test/docs/shell.ts), and `dist/` is that build.
  * A worker runs meanwhile, so `endpoint ping` is delivered: hence a database of this file's own.
  */
 import { execFile } from "node:child_process";
@@ -25,6 +25,7 @@ import { built } from "../built.js";
 import { buildEndpoint, buildMerchant } from "../factories.js";
 import { startReceiver, withWorker, workerConfig } from "../worker/harness.js";
 import { codeBlocks, codeSpans } from "./markdown.js";
+import { bash } from "./shell.js";
 
 const run = promisify(execFile);
 
@@ -59,33 +60,8 @@ async function examples(): Promise<{ where: string; command: string }[]> {
   return [...fromBlocks, ...fromProse, ...fromHelp];
 }
 
-// `npm run [--silent] admin -- ARGS` is the CLI with ARGS; npm's other commands are not examples of it.
-const prelude = `set -o pipefail
-npm() {
-  [ "$1" = run ] || { echo "not an example of the CLI: npm $*" >&2; return 127; }
-  shift; [ "$1" = --silent ] && shift
-  [ "$1" = admin ] || { echo "not an example of the CLI: npm run $*" >&2; return 127; }
-  shift; [ "$1" = -- ] && shift
-  node $ADMIN "$@"
-}
-`;
-
 const work = await mkdtemp(join(tmpdir(), "payreq-cli-examples-"));
 afterAll(() => rm(work, { recursive: true, force: true }));
-
-/** Runs one example in bash, in a folder whose `dist/` is the build, with the variables it names set. */
-async function runExample(command: string, variables: Record<string, string>) {
-  try {
-    const { stdout, stderr } = await run("bash", ["-c", `${prelude}${command}`], {
-      cwd: work,
-      env: { ...process.env, ...variables, ADMIN: built("src/cli/admin.ts").join(" ") },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 /** Runs `task` on each item, at most `width` at a time (each runs a CLI process). */
 async function inTurn<T, R>(items: T[], width: number, task: (item: T) => Promise<R>): Promise<R[]> {
@@ -112,7 +88,7 @@ describe("the CLI's examples", () => {
         const merchant = await buildMerchant();
         const endpoint = await buildEndpoint(merchant, { url: receiver.url });
         const variables = { MERCHANT: merchant.merchantId, ENDPOINT: endpoint.id, KEY_PREFIX: keyPrefixOf(merchant.apiKey) };
-        return { where, command, ...(await runExample(command, variables)) };
+        return { where, command, ...(await bash(command, work, variables)) };
       }),
     );
     await receiver.close();
