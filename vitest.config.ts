@@ -64,6 +64,7 @@ const OWN_DATABASE = [
   "test/api-process/**/*.test.ts",
   "test/graphql/subscriptions/**/*.test.ts",
   "test/docs/cli-examples.test.ts",
+  "test/docs/readme-webhooks.test.ts",
 ];
 
 export default defineConfig({

@@ -1,10 +1,21 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { parseEnv } from "node:util";
 import type { Tokens } from "marked";
+import { ESLint } from "eslint";
+import { getFileInfo } from "prettier";
 import { describe, expect, it } from "vitest";
 import { processEnvs } from "../../src/env.js";
-import { documents, root, tokensOf, walk } from "./markdown.js";
+import { codeBlocks, codeSpans, documents, root, tokensOf, walk } from "./markdown.js";
+
+/** Whether tsc's project (tsconfig.json's `include`) takes in the file at `path`, from the root. */
+function tsconfigIncludes(path: string): boolean {
+  const { include } = JSON.parse(readFileSync(join(root, "tsconfig.json"), "utf8").replace(/^\s*\/\/.*$/gm, "")) as {
+    include: string[];
+  };
+  return include.some((entry) => path === entry || path.startsWith(`${entry}/`));
+}
 
 /** The anchors a markdown renderer gives the file's headings (GitHub's rule: lower case, no punctuation, spaces to hyphens, repeats numbered). */
 function anchorsOf(file: string): Set<string> {
@@ -129,6 +140,52 @@ describe("the documentation", () => {
     expect(explained.sort(), "the list in docs/architecture.md against the overrides in package.json").toEqual(
       [...overridden].sort(),
     );
+  });
+
+  it("has the reader make files only where git, Prettier and ESLint do not look", async () => {
+    // What a document tells the reader to make inside the repository: a file to save (`save … as
+    // `path``), a copy (`cp A B`), and in shell examples a folder, a redirect's target or an -out file.
+    const made = new Set<string>();
+    for (const { text } of codeSpans()) {
+      const copy = /^cp \S+ (\S+)$/.exec(text);
+      if (copy) made.add(copy[1]!);
+    }
+    for (const file of documents) {
+      const prose = readFileSync(join(root, file), "utf8").replace(/```[\s\S]*?```/g, "");
+      for (const [, path] of prose.matchAll(/\bsave [^`]*? as `([^`]+)`/g)) made.add(path!);
+    }
+    for (const { lang, text } of codeBlocks())
+      if (["sh", "bash", "shell"].includes(lang))
+        for (const [, dir, path] of text.matchAll(/(?:mkdir -p ([\w./-]+))|(?:(?:^|\s)> ?|-out )([\w./-]+)/gm))
+          made.add(dir ? `${dir}/` : path!);
+    const inside = [...made].filter((path) => !/^([/~$]|\/dev\/)/.test(path));
+
+    const eslint = new ESLint({ cwd: root });
+    const looked: Record<string, unknown>[] = [];
+    for (const path of inside) {
+      const git = spawnSync("git", ["check-ignore", "-q", path], { cwd: root }).status === 0;
+      if (path.endsWith("/")) {
+        if (!git) looked.push({ path, git });
+        continue;
+      }
+      const prettier = await getFileInfo(join(root, path), {
+        ignorePath: [".gitignore", ".prettierignore"].map((f) => join(root, f)),
+      });
+      const linted = /\.[cm]?[jt]s$/.test(path) && !(await eslint.isPathIgnored(join(root, path)));
+      const typeChecked = /\.[cm]?[jt]s$/.test(path) && tsconfigIncludes(path);
+      if (!git || !(prettier.ignored || prettier.inferredParser === null) || linted || typeChecked)
+        looked.push({ path, git, prettier: prettier.ignored, linted, typeChecked });
+    }
+    expect(looked).toEqual([]);
+    // The webhook receiver of the README is among them.
+    expect(inside).toContain(".data/receiver.mjs");
+  });
+
+  it("addresses the API in runnable examples at the port PORT names, never a fixed one", () => {
+    const fixed = codeBlocks()
+      .filter(({ lang }) => ["sh", "bash", "shell", "js", "ts"].includes(lang))
+      .flatMap(({ file, text }) => [...text.matchAll(/(localhost|127\.0\.0\.1):4000\b.*/g)].map((m) => `${file}: ${m[0]}`));
+    expect(fixed).toEqual([]);
   });
 
   it("never points readers at the team's private notes", () => {
