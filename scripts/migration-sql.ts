@@ -7,11 +7,14 @@
  * The diff runs on the migration step's CLI (Prisma 6.19, offline; docs/architecture.md), whose
  * schemas must name a URL where Prisma 7's must not: both are copied with one added.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { cliEnv, parseEnv } from "../src/env.js";
+import { migrationTarget } from "./start/migrations.js";
+import { withoutMisleadingNotes } from "./start/prisma-cli.js";
 
 const root = join(import.meta.dirname, "..");
 const { values } = parseArgs({ options: { from: { type: "string" }, name: { type: "string" } } });
@@ -26,6 +29,10 @@ const withUrl = (schema: string) =>
     /^\s*url\s*=/m.test(body) ? block : `${open}${body}\n  url      = env("DATABASE_URL")${close}`,
   );
 
+// The CLI connects to the database even to compare two schemas: the one the settings name, read here
+// as every entry point reads them (.env in the working directory included), where migrations run.
+const { url } = migrationTarget(parseEnv(cliEnv));
+
 const before = values.from
   ? await readFile(values.from, "utf8")
   : execFileSync("git", ["show", "HEAD:prisma/schema.prisma"], { cwd: root, encoding: "utf8" });
@@ -36,17 +43,13 @@ try {
   await writeFile(join(work, "before.prisma"), withUrl(before));
   await writeFile(join(work, "after.prisma"), withUrl(after));
   // prettier-ignore
-  const diff = () => execFileSync(process.execPath, [
+  const diff = spawnSync(process.execPath, [
     join(root, "node_modules/prisma6/build/index.js"), "migrate", "diff", "--config", "prisma/migrate/prisma.config.ts",
     "--from-schema-datamodel", join(work, "before.prisma"), "--to-schema-datamodel", join(work, "after.prisma"), "--script",
-  ], { cwd: root, encoding: "utf8", env: { ...process.env, CHECKPOINT_DISABLE: "1" }, stdio: ["ignore", "pipe", "inherit"] });
-  const sql = (() => {
-    try {
-      return diff();
-    } catch {
-      return null; // Prisma has said why
-    }
-  })();
+  ], { cwd: root, encoding: "utf8", env: { ...process.env, DATABASE_DIRECT_URL: url, CHECKPOINT_DISABLE: "1" } });
+  process.stderr.write(withoutMisleadingNotes(diff.stderr));
+  // On a failure Prisma has said why.
+  const sql = diff.status === 0 ? diff.stdout : null;
   if (sql === null) {
     process.exitCode = 1;
   } else if (values.name === undefined) {

@@ -31,8 +31,8 @@ const CLIS = {
 } as const;
 
 /**
- * Runs a Prisma CLI command offline, showing its output only when it fails (without the warning it
- * prints about the schema's `url`, which the driver adapter replaces); throws a StartupProblem then.
+ * Runs a Prisma CLI command offline, showing its output only when it fails (without Prisma's
+ * misleading notes: see `withoutMisleadingNotes`); throws a StartupProblem then.
  */
 export async function runPrismaCli(
   root: string,
@@ -42,13 +42,19 @@ export async function runPrismaCli(
 ): Promise<void> {
   const { code, output } = await prismaCli(root, cli, args, options);
   if (code === 0) return;
-  process.stderr.write(withoutAdapterWarning(output));
+  process.stderr.write(withoutMisleadingNotes(output));
   throw new StartupProblem(`prisma ${args.join(" ")} failed (exit code ${code}); its output is above.`);
 }
 
 /** Whether a Prisma CLI command exits 0 (its output unshown): for commands that answer by their exit status. */
 export const prismaCliSucceeds = async (root: string, cli: keyof typeof CLIS, args: string[], options: PrismaCliOptions = {}) =>
   (await prismaCli(root, cli, args, options)).code === 0;
+
+/** A Prisma CLI command's exit code and its output, without Prisma's misleading notes: for commands whose output is the answer. */
+export async function prismaCliOutput(root: string, cli: keyof typeof CLIS, args: string[], options: PrismaCliOptions = {}) {
+  const { code, output } = await prismaCli(root, cli, args, options);
+  return { code, output: withoutMisleadingNotes(output) };
+}
 
 async function prismaCli(root: string, cli: keyof typeof CLIS, args: string[], options: PrismaCliOptions) {
   const { main, preload, args: cliArgs, env } = CLIS[cli];
@@ -73,5 +79,13 @@ async function prismaCli(root: string, cli: keyof typeof CLIS, args: string[], o
   return { code, output };
 }
 
-const withoutAdapterWarning = (output: string) =>
-  output.replace(/WARNING: Your schema specifies the following datasource properties[\s\S]*?driver adapters\.\n/, "");
+/**
+ * What Prisma 6.19's CLI says that is not so here: that the schema's `url` will not be used (the
+ * migration schema must name one, or the CLI downloads an engine; the driver adapter is given the
+ * URL instead: prisma/migrate/), and that it skips loading environment variables (it skips its own
+ * `.env` loading; the configuration reads `.env` as every entry point does, src/env-file.ts).
+ */
+export const withoutMisleadingNotes = (output: string) =>
+  output
+    .replace(/\n?WARNING: Your schema specifies the following datasource properties[\s\S]*?driver adapters\.\n/, "")
+    .replace(/Prisma config detected, skipping environment variable loading\.\n/, "");

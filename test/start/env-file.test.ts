@@ -90,6 +90,28 @@ describe("npm run db:deploy and Prisma's own commands", () => {
   });
 });
 
+describe("the db:* scripts", () => {
+  // Prisma 6.19's CLI says the schema's url "will NOT be used" and that it is "skipping environment
+  // variable loading": neither is so for these scripts, which read .env and give the adapter the URL.
+  const misleading = /\bWARNING\b|will NOT be used|skipping environment variable loading/i;
+
+  it("say nothing misleading: db:deploy, db:reset, db:status, db:migration-sql", async () => {
+    const { database, project } = await setUp();
+    const scripts = [["db:deploy"], ["db:reset", "--", "--database", database.name], ["db:status"], ["db:migration-sql"]];
+    const outcomes = [];
+    for (const args of scripts) {
+      const { code, stdout, stderr } = await project.npm(args);
+      const output = stdout + stderr;
+      outcomes.push({ script: args[0], code, misleading: misleading.exec(output)?.[0], ...(code ? { output } : {}) });
+      if (args[0] === "db:status") {
+        expect(output).toContain(`PostgreSQL database "${database.name}"`);
+        expect(output).toContain("Database schema is up to date");
+      }
+    }
+    expect(outcomes).toEqual(scripts.map(([script]) => ({ script, code: 0, misleading: undefined })));
+  });
+});
+
 describe("npm run start:api and start:worker", () => {
   it("start:api listens on the PORT .env gives", async () => {
     const port = await freePort();
