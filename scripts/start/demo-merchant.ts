@@ -2,12 +2,14 @@
  * The demo merchant `npm start` prints credentials for, made by a process of its own that the
  * supervisor runs beside the API and the worker (scripts/start/supervisor.ts), so that the supervisor never
  * loads Prisma: it sends `{ demo }` (or `{ problem }`) and exits. Keys are shown once and stored
- * hashed, so every start issues fresh demo keys for the same merchant. Development only.
+ * hashed, so every start issues fresh demo keys for the same merchant, and revokes the ones earlier
+ * starts printed, so that demo keys do not pile up. Development only.
  */
 import { randomUUID } from "node:crypto";
 import { closeDatabase, db, openDatabase, type DatabaseSettings } from "../../src/db.js";
 import type { DomainContext } from "../../src/domain/context.js";
 import { createApiKey } from "../../src/domain/keys/create.js";
+import { revokeKeysLabelled } from "../../src/domain/keys/revoke.js";
 import { createMerchant } from "../../src/domain/merchants/create.js";
 import { createRequest } from "../../src/domain/requests/create.js";
 import { createWallet } from "../../src/domain/wallets/create.js";
@@ -15,6 +17,8 @@ import { cliEnv, parseEnv } from "../../src/env.js";
 import { createLogger } from "../../src/logger.js";
 
 const DEMO_NAME = "Demo Merchant";
+/** The label of the keys a start prints; the demo merchant's first key is its "initial" one. */
+const DEMO_LABEL = "demo";
 
 export interface DemoCredentials {
   merchantId: string;
@@ -36,13 +40,16 @@ async function seedDemoMerchant(database: DatabaseSettings): Promise<DemoCredent
   openDatabase(database, ctx.logger);
   try {
     const existing = await db.merchant.findFirst({ where: { name: DEMO_NAME }, orderBy: { createdAt: "asc" } });
+    // The keys earlier starts printed stop working: the demo merchant's, and the demo payer keys.
+    if (existing) await revokeKeysLabelled(ctx, { merchantId: existing.id, labels: [DEMO_LABEL, "initial"] });
+    await revokeKeysLabelled(ctx, { merchantId: null, labels: [DEMO_LABEL] });
     const merchant = existing
       ? {
           merchantId: existing.id,
-          apiKey: (await createApiKey(ctx, { kind: "MERCHANT", merchantId: existing.id, label: "demo" })).apiKey,
+          apiKey: (await createApiKey(ctx, { kind: "MERCHANT", merchantId: existing.id, label: DEMO_LABEL })).apiKey,
         }
       : await createMerchant(ctx, { name: DEMO_NAME, currency: "NZD" });
-    const payer = await createApiKey(ctx, { kind: "PAYER", label: "demo" });
+    const payer = await createApiKey(ctx, { kind: "PAYER", label: DEMO_LABEL });
     const wallet = await createWallet(ctx, { currency: "NZD", balance: 100_000 });
     const asMerchant: DomainContext = { ...ctx, actor: { kind: "merchant", merchantId: merchant.merchantId, keyPrefix: "demo" } };
     const request = await createRequest(asMerchant, {

@@ -95,7 +95,7 @@ export async function runSupervisor(run?: string): Promise<void> {
 }
 
 const describeDemo = (demo: DemoCredentials, base: string, publicUrl: string) => `
-Demo merchant (development only; new keys are issued on every start)
+Demo merchant (development only; each start issues new keys and revokes those printed before)
   merchantId      ${demo.merchantId}
   merchant key    ${demo.merchantKey}
   payer key       ${demo.payerKey}

@@ -34,3 +34,30 @@ export async function revokeApiKey(ctx: DomainContext, keyOrPrefix: string) {
   ctx.logger.info({ keyPrefix: prefix }, revoked.count ? "api key revoked" : "api key was already revoked");
   return { prefix, revokedAt: key.revokedAt!.toISOString() };
 }
+
+/**
+ * Revokes every live key with one of these labels: the merchant's keys, or with `merchantId` null the
+ * payer keys. In the database only, for keys that no running process has read (the demo keys an
+ * earlier `npm start` printed): an API process takes a key it read as valid for 10 seconds, and only
+ * `revokeApiKey`'s mark in Redis ends that at once. Answers the prefixes revoked.
+ */
+export async function revokeKeysLabelled(
+  ctx: DomainContext,
+  { merchantId, labels }: { merchantId: string | null; labels: string[] },
+): Promise<string[]> {
+  requireOperator(ctx);
+  const now = ctx.now();
+  return db.$transaction(async (tx) => {
+    const where = {
+      merchantId,
+      kind: merchantId ? ("MERCHANT" as const) : ("PAYER" as const),
+      label: { in: labels },
+      revokedAt: null,
+    };
+    const keys = await tx.apiKey.findMany({ where, select: { prefix: true } });
+    await tx.apiKey.updateMany({ where: { ...where, prefix: { in: keys.map((key) => key.prefix) } }, data: { revokedAt: now } });
+    for (const { prefix } of keys)
+      await recordActivity(tx, ctx, { action: "key.revoked", merchantId, outcome: `revoked ${prefix}` });
+    return keys.map((key) => key.prefix);
+  });
+}
