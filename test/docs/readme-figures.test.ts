@@ -1,15 +1,75 @@
 /**
- * The README's figures that the checkout itself can tell: the start transcript's migration count,
- * and the bench result its measured figures come from (each figure as that file has it).
+ * The README's figures that the checkout itself can tell: the start transcript's package and
+ * migration counts, and the bench result its measured figures come from (each figure as that file
+ * has it); and that the documents say what is, not what was.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { documents } from "./markdown.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const readme = readFileSync(join(root, "README.md"), "utf8");
 
+/**
+ * The packages `npm ci` installs from package-lock.json on the machines the README's transcript
+ * comes from (Linux, x64, glibc): every package reachable from the project's dependencies (peers
+ * that are not optional included), less those whose os, cpu or libc rule this platform out, with
+ * what only they need. npm's own count ("added N packages").
+ */
+function packagesInstalled(): number {
+  type Entry = {
+    link?: boolean;
+    os?: string[];
+    cpu?: string[];
+    libc?: string[];
+    dependencies?: Record<string, string>;
+    optionalDependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+    peerDependencies?: Record<string, string>;
+    peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  };
+  const lock = (JSON.parse(readFileSync(join(root, "package-lock.json"), "utf8")) as { packages: Record<string, Entry> })
+    .packages;
+  const allows = (list: string[] | undefined, value: string) =>
+    !list ||
+    (list.some((item) => (item.startsWith("!") ? item.slice(1) !== value : item === value)) && !list.includes(`!${value}`));
+  const fits = (entry: Entry) =>
+    allows(entry.os, "linux") && allows(entry.cpu, "x64") && (!entry.libc || entry.libc.includes("glibc"));
+  // Node's lookup: the package's own node_modules, then each enclosing one.
+  const resolve = (from: string, name: string): string | undefined => {
+    for (let dir = from; ;) {
+      const candidate = `${dir ? `${dir}/` : ""}node_modules/${name}`;
+      if (candidate in lock) return candidate;
+      if (!dir) return undefined;
+      const at = dir.lastIndexOf("/node_modules/");
+      dir = at === -1 ? "" : dir.slice(0, at);
+    }
+  };
+  const installed = new Set<string>();
+  const visit = (path: string) => {
+    const entry = lock[path]!;
+    const peers = Object.keys(entry.peerDependencies ?? {}).filter((name) => !entry.peerDependenciesMeta?.[name]?.optional);
+    const needs = [
+      ...Object.keys({ ...entry.dependencies, ...entry.optionalDependencies, ...(path === "" ? entry.devDependencies : {}) }),
+      ...peers,
+    ];
+    for (const name of needs) {
+      const at = resolve(path, name);
+      if (!at || installed.has(at) || lock[at]!.link || !fits(lock[at]!)) continue;
+      installed.add(at);
+      visit(at);
+    }
+  };
+  visit("");
+  return installed.size;
+}
+
 describe("the README's figures", () => {
+  it("names as many packages in its start transcript as npm ci installs from package-lock.json", () => {
+    expect(/added (\d+) packages/.exec(readme)?.[1]).toBe(String(packagesInstalled()));
+  });
+
   it("names as many migrations in its start transcript as prisma/migrations holds", () => {
     const migrations = readdirSync(join(root, "prisma/migrations"), { withFileTypes: true }).filter((entry) =>
       entry.isDirectory(),
@@ -83,5 +143,44 @@ describe("the README's figures", () => {
       row(topology.postgres, "direct", "pooler", topology.webhooks["pooler"]!.ratio),
       row(topology.apiProcesses, "one", "two"),
     ]);
+  });
+});
+
+/**
+ * Phrases that narrate a change (what the code did before, what it does now) rather than say what
+ * is. The documents describe the service as it is, with figures a reader can take again; the
+ * history is in the commits. A comparison of two ways the service runs today (a setting on or off)
+ * reads "with …, without …" or "against".
+ */
+const NARRATION = [
+  /\bbefore this (issue|change|work)/i,
+  /\bpreviously\b/i,
+  /\bused to\b/i,
+  /\bformerly\b/i,
+  /\b(fell|went|dropped|rose|grew) (down )?from\b/i,
+  /\b(down|up) from\b/i,
+  /\bwhere it was\b/i,
+  /\bwhat was done\b/i,
+  /\bis gone\b/i,
+  /\bbegan to\b/i,
+  /\bwas added\b/i,
+  /\bthe earlier ones\b/i,
+  /\bno longer (waits|uses|goes|reads)\b/i,
+  /\bnow (takes|reads|counts|warms|is read)\b/i,
+  /\d[\d.,]* ?(ms|µs|MiB|calls a second) (before|now)\b/,
+  /\b(is|are) unchanged\b/i,
+  /\bgoes on receiving\b/i,
+];
+
+describe("the documents", () => {
+  it("say what is, not what was", () => {
+    const found = documents.flatMap((file) =>
+      readFileSync(join(root, file), "utf8")
+        .split("\n")
+        .flatMap((line, i) =>
+          NARRATION.filter((phrase) => phrase.test(line)).map((phrase) => `${file}:${i + 1}: ${phrase.exec(line)![0]}`),
+        ),
+    );
+    expect(found).toEqual([]);
   });
 });
