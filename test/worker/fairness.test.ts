@@ -225,12 +225,18 @@ describe("a failing endpoint", () => {
         20_000,
         "every retry to be delivered",
       );
+      // A retry is late by at most a second more than the worker takes to pick up a new delivery in
+      // the same run (milliseconds on a quiet machine, more when the cores are busy); one left for
+      // the periodic poll would be up to a minute late.
+      const pickUp = Math.max(
+        ...events.map((event) => event.deliveryAttempts[0]!.startedAt.getTime() - event.createdAt.getTime()),
+      );
       for (const {
         deliveryAttempts: [first, second],
       } of events) {
         const late = second!.startedAt.getTime() - (first!.startedAt.getTime() + first!.durationMs!) - 1_500;
         expect(late).toBeGreaterThanOrEqual(0);
-        expect(late).toBeLessThan(1_000);
+        expect(late).toBeLessThan(1_000 + pickUp);
       }
     });
   }, 60_000);
