@@ -4,11 +4,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
 import { addressMeter, createRateLimiter, keyMeter } from "../../src/transport/rate-limit.js";
 import { createStreamSlots } from "../../src/transport/stream-slots.js";
+import { monitorRedis } from "../redis-monitor.js";
 import { until } from "../until.js";
 
 const redis = new Redis(process.env["REDIS_URL"]!);
-const monitor = new Redis(process.env["REDIS_URL"]!);
-afterAll(() => Promise.all([redis.quit(), monitor.quit()]));
+afterAll(() => redis.quit());
 
 /** The part of a key Redis Cluster hashes: the text of its first non-empty `{…}`, else the whole key. */
 function hashedPartOf(key: string): string {
@@ -21,8 +21,7 @@ describe("the API's Redis scripts on a Redis Cluster", () => {
   it("name keys of one hash slot in every script that takes several", async () => {
     // What Redis is sent, as MONITOR shows it: each script call's keys.
     const scripts: string[][] = [];
-    const watching = await monitor.monitor();
-    watching.on("monitor", (_time: string, args: string[]) => {
+    const watching = await monitorRedis(process.env["REDIS_URL"]!, (args) => {
       if (/^eval(sha)?$/i.test(args[0] ?? "")) scripts.push(args.slice(3, 3 + Number(args[2])));
     });
 
@@ -46,7 +45,7 @@ describe("the API's Redis scripts on a Redis Cluster", () => {
       5_000,
       "the limiter's and the stream slots' scripts to show in MONITOR",
     );
-    watching.disconnect();
+    watching.stop();
     for (const keys of ours) expect(new Set(keys.map(hashedPartOf)), keys.join(" ")).toHaveProperty("size", 1);
   });
 });
