@@ -292,7 +292,6 @@ describe("webhook endpoints", () => {
     const endpoint = await endpointFor(merchant, receiver.url, ["PAYMENT_COMPLETED"]);
     const failing = workerConfig({ retryDelaysMs: Array(20).fill(100), endpointDisableAfterMs: 500 });
     await withWorker(failing, async () => {
-      const since = new Date();
       await paid(merchant);
       const disabled = await until(
         () => db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } }),
@@ -312,6 +311,11 @@ describe("webhook endpoints", () => {
         (rows) => rows.every((row) => row.state === "HELD"),
       );
       expect(held).toHaveLength(1);
+      // As docs/api.md says to bring it back: recover since it began failing. The event whose first
+      // attempt set that time was made a moment before it, and is recovered all the same.
+      const since = disabled.failingSince!;
+      expect(disabled.disabledReason).toBe(`every attempt failed since ${since.toISOString()}`);
+      expect(held[0]!.createdAt.getTime()).toBeLessThan(since.getTime());
 
       // While disabled, new events are held for it, not sent; its health still shows its last attempt.
       await Promise.all(Array.from({ length: 21 }, () => paid(merchant)));

@@ -31,16 +31,24 @@ const LOCK_ENDPOINT = statement(
 );
 
 /**
- * The endpoint's deliveries since a time that were not delivered, due now: those that gave up
+ * The endpoint's deliveries since a time ($2) that were not delivered, due now: those that gave up
  * (EXHAUSTED, REFUSED) get exactly one more attempt, as a redelivery does; those held while the
  * endpoint was disabled (HELD) go on with the attempts their schedule had left; those still retrying
  * (PENDING after a failed attempt, not in flight) are brought forward and keep their schedule. Test
  * events are not recovered. Announced to the worker on commit.
+ *
+ * "Since" is when the event was made or when its first attempt there started: an endpoint's
+ * `failingSince` is its first failed attempt, a few milliseconds after the event that attempt
+ * carried was made, so recovering since it must still include that event. The attempts are found
+ * by the index (endpoint_id, started_at DESC).
  */
 const RECOVER_DELIVERIES = statement(
   `WITH recovered AS (
      UPDATE webhook_event e SET ${sendAgainAt("$3::timestamp(3)")}
-     WHERE e.endpoint_id = $1 AND e.created_at >= $2::timestamp(3) AND e.type <> 'PING'
+     WHERE e.endpoint_id = $1 AND e.type <> 'PING'
+       AND (e.created_at >= $2::timestamp(3)
+            OR e.id IN (SELECT a.event_id FROM webhook_attempt a
+                        WHERE a.endpoint_id = $1 AND a.started_at >= $2::timestamp(3) AND a.number = 1))
        AND (e.state IN ('EXHAUSTED', 'REFUSED', 'HELD')
             OR (e.state = 'PENDING' AND e.attempts > 0 AND (e.lease_until IS NULL OR e.lease_until <= $3::timestamp(3))))
      RETURNING e.id)
@@ -49,7 +57,8 @@ const RECOVER_DELIVERIES = statement(
 );
 
 /**
- * Sends again every delivery of one endpoint since `since` that was not delivered, as one call
+ * Sends again every delivery of one endpoint since `since` that was not delivered (of an event made
+ * then or later, or first attempted then or later), as one call
  * that answers how many it queued. The endpoint must be enabled (a disabled one would hold them
  * again). One recovery per endpoint a minute (RATE_LIMIT_EXCEEDED, with when to retry); with an
  * idempotency key, a retry answers the first call's count and queues nothing more.

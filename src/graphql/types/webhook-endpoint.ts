@@ -162,7 +162,11 @@ const WebhookEndpointRecoverInput = builder.inputType("WebhookEndpointRecoverInp
   description: "Which endpoint's deliveries to send again, since when.",
   fields: (t) => ({
     id: t.id({ required: true, description: "The endpoint." }),
-    since: t.field({ type: "DateTime", required: true, description: "Deliveries of events since this time." }),
+    since: t.field({
+      type: "DateTime",
+      required: true,
+      description: "Deliveries of events made at or after this time, or first attempted at or after it.",
+    }),
   }),
 });
 
