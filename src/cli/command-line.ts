@@ -28,7 +28,8 @@ export const USAGE = `Usage: npm run admin -- <command> [--json]
   endpoint ping ENDPOINT_ID                      send it a signed test event and print the attempt's outcome
                                                  (exit 1 unless delivered; a worker must be running)
   endpoint recover ENDPOINT_ID --since TIME      send again its deliveries since TIME (ISO 8601) that were not
-                                                 delivered; one recovery per endpoint a minute
+                                                 delivered; one recovery that sends anything per endpoint
+                                                 a minute
 
 […] may be left out, | separates alternatives. --json prints the answer as one JSON object.
 

@@ -212,6 +212,37 @@ describe("webhook endpoints in GraphQL", () => {
     expect(await endpointsOf(merchantId)).toHaveLength(1);
   });
 
+  it("leave the minute's recovery unused by one that queues nothing, and let one of several at once queue", async () => {
+    const merchant = await buildMerchant();
+    const { apiKey } = merchant;
+    const endpoint = await created(apiKey);
+    const recover = async () =>
+      (await call(apiKey, RECOVER, { input: { id: endpoint.id, since: new Date(Date.now() - 3_600_000).toISOString() } })).body
+        .data!.webhookEndpointRecover;
+    // Nothing to send: each answers 0, and none counts against the next.
+    for (let n = 0; n < 3; n++)
+      expect(await recover()).toEqual({ __typename: "WebhookRecovery", endpointId: endpoint.id, queued: 0 });
+    expect(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toMatchObject({ recoveredAt: null });
+
+    // Two payments held while it was disabled: of four recoveries at once, one queues both, the others wait their minute.
+    await call(apiKey, UPDATE, { input: { id: endpoint.id, enabled: false } });
+    for (let n = 0; n < 2; n++) {
+      const { request } = await buildRequest({ merchant });
+      await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
+    }
+    await call(apiKey, UPDATE, { input: { id: endpoint.id, enabled: true } });
+    const answers = await Promise.all(Array.from({ length: 4 }, recover));
+    expect(answers.filter((a) => a.__typename === "WebhookRecovery")).toEqual([
+      { __typename: "WebhookRecovery", endpointId: endpoint.id, queued: 2 },
+    ]);
+    expect(answers.filter((a) => a.code === "RATE_LIMIT_EXCEEDED")).toHaveLength(3);
+    expect(await recover()).toMatchObject({ __typename: "RateLimitedError", code: "RATE_LIMIT_EXCEEDED" });
+    expect(await db.webhookEvent.findMany({ where: { endpointId: endpoint.id } })).toMatchObject([
+      { state: "PENDING" },
+      { state: "PENDING" },
+    ]);
+  });
+
   it("answer a recovery retried under the same key with its first count, and refuse another within the minute", async () => {
     const merchant = await buildMerchant();
     const { apiKey } = merchant;

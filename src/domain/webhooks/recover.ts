@@ -58,10 +58,12 @@ const RECOVER_DELIVERIES = statement(
 
 /**
  * Sends again every delivery of one endpoint since `since` that was not delivered (of an event made
- * then or later, or first attempted then or later), as one call
- * that answers how many it queued. The endpoint must be enabled (a disabled one would hold them
- * again). One recovery per endpoint a minute (RATE_LIMIT_EXCEEDED, with when to retry); with an
- * idempotency key, a retry answers the first call's count and queues nothing more.
+ * then or later, or first attempted then or later), as one call that answers how many it queued.
+ * The endpoint must be enabled (a disabled one would hold them again). One recovery that queues
+ * something per endpoint a minute (RATE_LIMIT_EXCEEDED, with when to retry): one that queues
+ * nothing costs the service nothing, so it leaves the minute's recovery unused. Recoveries of one
+ * endpoint take its row lock in turn, so of several at once only the first that queues anything
+ * runs. With an idempotency key, a retry answers the first call's count and queues nothing more.
  */
 export async function recoverWebhookDeliveries(ctx: DomainContext, input: RecoverInput): Promise<Recovery> {
   const { endpointId, since } = parseInput(recoverInput, { endpointId: "BAD_REQUEST", since: "BAD_REQUEST" }, input);
@@ -88,11 +90,16 @@ export async function recoverWebhookDeliveries(ctx: DomainContext, input: Recove
   return { endpointId, queued };
 }
 
-/** Records the recovery on its endpoint (and, with an idempotency key, on the key, in the same transaction). */
+/**
+ * Records the recovery on its endpoint (and, with an idempotency key, on the key, in the same
+ * transaction): its count always (what a retry after a crash answers), its time only when it queued
+ * something, since that time is what the rate limit counts from.
+ */
 async function noteRecovery(sql: Sql, ctx: DomainContext, endpointId: string, now: Date, queued: number) {
   const p = new StatementParams();
   const record = ctx.writeIdempotencyRecord?.(p, endpointId);
-  const text = `${record ? `WITH ${record} ` : ""}UPDATE webhook_endpoint SET recovered_at = ${p.add(utc(now))}::timestamp(3),
+  const recoveredAt = queued > 0 ? `${p.add(utc(now))}::timestamp(3)` : "recovered_at";
+  const text = `${record ? `WITH ${record} ` : ""}UPDATE webhook_endpoint SET recovered_at = ${recoveredAt},
     recovered_count = ${p.add(queued)}::int WHERE id = ${p.add(endpointId)}::uuid RETURNING true AS noted`;
   await queryRow(sql, { text, shape: notedRow }, p.values);
 }

@@ -89,7 +89,11 @@ const WebhookEndpoint = builder.prismaObject("WebhookEndpoint", {
       query: (args) => outboxLogPage(args),
       type: WebhookDelivery,
     }),
-    recoveredAt: t.expose("recoveredAt", { type: "DateTime", nullable: true, description: "When it was last recovered." }),
+    recoveredAt: t.expose("recoveredAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When a recovery last queued deliveries to send again.",
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was registered." }),
     updatedAt: t.expose("updatedAt", { type: "DateTime", description: "When it last changed." }),
   }),
@@ -236,7 +240,7 @@ builder.mutationFields((t) => {
       type: WebhookRecovery,
       description:
         "Send again every delivery to an endpoint since a time that was not delivered (failed, exhausted or held). " +
-        "One per endpoint a minute.",
+        "One that queues anything per endpoint a minute; one that queues nothing does not count.",
       args: {
         input: t.arg({ type: WebhookEndpointRecoverInput, required: true, description: "What to recover." }),
         idempotencyKey,
