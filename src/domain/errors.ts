@@ -45,6 +45,7 @@ export const stateConflictCodes = [
   "IDEMPOTENCY_KEY_REUSED",
   "IDEMPOTENCY_KEY_IN_USE",
   "WEBHOOK_ENDPOINT_DISABLED",
+  "WEBHOOK_TEST_EVENT_NOT_REDELIVERABLE",
 ] as const;
 export const ledgerRefusalCodes = ["INSUFFICIENT_ASSET_BALANCE", "INACTIVE_ASSET", "PAYMENT_DECLINED"] as const;
 
@@ -93,6 +94,7 @@ export const errorCodeDescriptions: Record<ErrorCode, string> = {
   WEBHOOK_ENDPOINT_NOT_FOUND: "no such webhook endpoint is visible to this key",
   WEBHOOK_ENDPOINT_LIMIT_REACHED: "the merchant has as many webhook endpoints as it may (16)",
   WEBHOOK_ENDPOINT_DISABLED: "the endpoint is disabled: enable it before recovering its deliveries",
+  WEBHOOK_TEST_EVENT_NOT_REDELIVERABLE: "a test event is never sent again: send another with webhookEndpointPing",
   FORBIDDEN: "the key may not do this",
   MERCHANT_CONFIGURATION_NOT_FOUND: "the clientId is not this merchant's",
   NO_AVAILABLE_PAYMENT_OPTIONS: "no configuration item can be paid in this asset",

@@ -87,7 +87,9 @@ export type ErrorCode =
   /** no such webhook endpoint is visible to this key */
   | 'WEBHOOK_ENDPOINT_NOT_FOUND'
   /** no such webhook event is visible to this key */
-  | 'WEBHOOK_EVENT_NOT_FOUND';
+  | 'WEBHOOK_EVENT_NOT_FOUND'
+  /** a test event is never sent again: send another with webhookEndpointPing */
+  | 'WEBHOOK_TEST_EVENT_NOT_REDELIVERABLE';
 
 /** How a payer initiates payment. */
 export type PaymentMethod =

@@ -200,6 +200,26 @@ describe("webhook endpoints in GraphQL", () => {
     expect(answer).toMatchObject({ delivered: false, outcome: null, delivery: { type: "PING", state: "PENDING" } });
   });
 
+  it("refuse to redeliver a test event with a code of its own, and change nothing", async () => {
+    const [{ apiKey }, other] = await Promise.all([buildMerchant(), buildMerchant()]);
+    const endpoint = await created(apiKey);
+    const ping = (await call(apiKey, PING, { id: endpoint.id })).body.data!.webhookEndpointPing;
+    const before = await db.webhookEvent.findUniqueOrThrow({ where: { id: ping.delivery.id } });
+    expect(before.type).toBe("PING");
+
+    const refused = (await call(apiKey, REDELIVER, { id: ping.delivery.id })).body.data!.webhookDeliveryRedeliver;
+    expect(refused).toEqual({
+      __typename: "StateConflictError",
+      code: "WEBHOOK_TEST_EVENT_NOT_REDELIVERABLE",
+      message: "A test event is not redelivered: send another with webhookEndpointPing.",
+    });
+    // Another merchant's test event is one it cannot see.
+    expect((await call(other.apiKey, REDELIVER, { id: ping.delivery.id })).body.data!.webhookDeliveryRedeliver).toMatchObject({
+      code: "WEBHOOK_EVENT_NOT_FOUND",
+    });
+    expect(await db.webhookEvent.findUniqueOrThrow({ where: { id: ping.delivery.id } })).toEqual(before);
+  });
+
   it("answer a registration retried under its key after a crash with the endpoint it made, and make no second", async () => {
     const { apiKey, merchantId } = await buildMerchant();
     const key = `create-${merchantId}`;

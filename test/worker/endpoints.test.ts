@@ -280,6 +280,10 @@ describe("webhook endpoints", () => {
         () => db.webhookEvent.findUniqueOrThrow({ where: { id: failed.delivery.id } }),
         (row) => row.state === "EXHAUSTED",
       );
+      // Nor is it sent again on request: a new ping is the way to try again.
+      await expect(redeliverEndpointDelivery(merchant.ctx, { deliveryId: failed.delivery.id })).rejects.toMatchObject({
+        code: "WEBHOOK_TEST_EVENT_NOT_REDELIVERABLE",
+      });
       expect(await db.event.count({ where: { merchantId: merchant.merchantId } })).toBe(0);
     });
     await receiver.close();

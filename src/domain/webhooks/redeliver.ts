@@ -29,10 +29,12 @@ const REDELIVER = statement(
   { event: webhookEvents, notified: boolean() },
 );
 
-const OF_DISABLED_ENDPOINT = statement(
-  `SELECT true AS disabled FROM webhook_event e JOIN webhook_endpoint ep ON ep.id = e.endpoint_id
-   WHERE e.id = $1 AND e.merchant_id = $2 AND NOT ep.enabled AND e.type <> 'PING'`,
-  { disabled: boolean() },
+/** Why one of the merchant's endpoint deliveries was not redelivered: a test event, or its endpoint is disabled. */
+const WHY_NOT_REDELIVERED = statement(
+  `SELECT e.type = 'PING' AS "testEvent", NOT ep.enabled AS disabled
+   FROM webhook_event e JOIN webhook_endpoint ep ON ep.id = e.endpoint_id
+   WHERE e.id = $1 AND e.merchant_id = $2`,
+  { testEvent: boolean(), disabled: boolean() },
 );
 
 /**
@@ -49,8 +51,9 @@ export async function redeliverWebhookEvent(ctx: DomainContext, input: Redeliver
 }
 
 /**
- * Asks for one more attempt of one delivery to an endpoint now (a test event is sent anew instead):
- * the same token, with the event's id as jti. Its endpoint must be enabled, as for a recovery.
+ * Asks for one more attempt of one delivery to an endpoint now: the same token, with the event's id
+ * as jti. Its endpoint must be enabled, as for a recovery. A test event is refused: it is an answer
+ * to one call, tried once, and a new ping is the way to try the endpoint again.
  */
 export async function redeliverEndpointDelivery(ctx: DomainContext, input: { deliveryId: string }) {
   const { merchantId } = requireMerchant(ctx);
@@ -60,7 +63,13 @@ export async function redeliverEndpointDelivery(ctx: DomainContext, input: { del
     ctx.logger.info({ deliveryId }, "webhook redelivery requested");
     return row.event;
   }
-  if (await queryRow(pool, OF_DISABLED_ENDPOINT, [deliveryId, merchantId]))
+  const why = await queryRow(pool, WHY_NOT_REDELIVERED, [deliveryId, merchantId]);
+  if (why?.testEvent)
+    throw new StateConflictError(
+      "WEBHOOK_TEST_EVENT_NOT_REDELIVERABLE",
+      "A test event is not redelivered: send another with webhookEndpointPing.",
+    );
+  if (why?.disabled)
     throw new StateConflictError("WEBHOOK_ENDPOINT_DISABLED", "The delivery's endpoint is disabled: enable it, then redeliver.");
   throw notFound("WEBHOOK_EVENT_NOT_FOUND");
 }
