@@ -12,6 +12,8 @@ import { pingWebhookEndpoint } from "../../src/domain/webhooks/ping.js";
 import { recoverWebhookDeliveries } from "../../src/domain/webhooks/recover.js";
 import { redeliverEndpointDelivery } from "../../src/domain/webhooks/redeliver.js";
 import { buildEndpoint, buildMerchant, buildRequest, payer, type TestMerchant } from "../factories.js";
+import { graphqlPostTo } from "../fixtures.js";
+import { createTestApp } from "../test-app.js";
 import { keptLog, startReceiver, until, verifyNotifications, withWorker, workerConfig, type Received } from "./harness.js";
 
 const loopback = { allowPrivateNetworks: true };
@@ -286,6 +288,31 @@ describe("webhook endpoints", () => {
       });
       expect(await db.event.count({ where: { merchantId: merchant.merchantId } })).toBe(0);
     });
+    await receiver.close();
+  });
+
+  it("answer a ping to a name on a private network without the address the name resolves to", async () => {
+    const receiver = await startReceiver();
+    const merchant = await buildMerchant();
+    // Registered as in development (an API that allows loopback), dialled as in production.
+    const endpoint = await endpointFor(merchant, receiver.url.replace("127.0.0.1", "localhost"), ["PAYMENT_COMPLETED"]);
+    const api = createTestApp({ webhooks: { allowPrivateNetworks: true, testEventWaitMs: 10_000 } });
+    const refusal = "the address of localhost is not public";
+    await withWorker(workerConfig({ allowPrivateNetworks: false }), async () => {
+      const { body } = await graphqlPostTo(
+        api,
+        merchant.apiKey,
+        `mutation ($id: ID!) { webhookEndpointPing(id: $id) {
+          ... on WebhookTestResult { outcome error delivery { state lastError attempts { outcome error } } } } }`,
+        { id: endpoint.id },
+      );
+      expect(body.data!.webhookEndpointPing).toEqual({
+        outcome: "REFUSED",
+        error: refusal,
+        delivery: { state: "REFUSED", lastError: refusal, attempts: [{ outcome: "REFUSED", error: refusal }] },
+      });
+    });
+    expect(receiver.received).toHaveLength(0);
     await receiver.close();
   });
 
