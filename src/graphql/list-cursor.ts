@@ -1,6 +1,7 @@
+import { z } from "zod";
 import type { ListPage } from "../domain/requests/list.js";
 import { ValidationError } from "../domain/errors.js";
-import { UUID } from "../domain/validation.js";
+import { cursor, optional, parseInput, UUID } from "../domain/validation.js";
 
 /** What a list cursor holds before base64: Pothos's prefix for a cursor on a string column, then the row's id. */
 const CURSOR_PREFIX = "GPC:S:";
@@ -12,13 +13,20 @@ const CURSOR_PREFIX = "GPC:S:";
  */
 const notThisList = () => new ValidationError("BAD_REQUEST", "after and before must be cursors returned by this list.");
 
-export function decodeListCursor(cursor: string): string {
-  const text = Buffer.from(cursor, "base64").toString("utf8");
+export function decodeListCursor(given: string): string {
+  const text = Buffer.from(given, "base64").toString("utf8");
   const id = text.startsWith(CURSOR_PREFIX) ? text.slice(CURSOR_PREFIX.length) : "";
-  if (Buffer.from(text, "utf8").toString("base64") !== cursor || !UUID.test(id)) {
+  if (Buffer.from(text, "utf8").toString("base64") !== given || !UUID.test(id)) {
     throw notThisList();
   }
   return id;
+}
+
+const pageCursors = z.object({ after: optional(cursor), before: optional(cursor) });
+
+/** A page's cursors as the domain reads every text parameter: trimmed, and not given when empty once trimmed. */
+export function givenCursors(args: Record<string, unknown>) {
+  return parseInput(pageCursors, {}, { after: args.after, before: args.before });
 }
 
 /**

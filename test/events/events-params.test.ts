@@ -108,6 +108,34 @@ describe("events.list refuses each parameter's bad input with its code and 400",
     }
   });
 
+  it("reads a cursor with white space around it as the cursor, from the query string, a form, JSON and GraphQL", async () => {
+    const owner = await buildMerchant();
+    for (let n = 0; n < 2; n++) {
+      const { request } = await buildRequest({ merchant: owner });
+      await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
+    }
+    const { body: first } = await rest("events.list", { apiKey: owner.apiKey, query: { limit: "1" } });
+    const { status, body: next } = await rest("events.list", {
+      apiKey: owner.apiKey,
+      query: { limit: "1", after: first.nextCursor },
+    });
+    expect({ status, events: next.events.length, nextCursor: next.nextCursor }).toEqual({
+      status: 200,
+      events: 1,
+      nextCursor: null,
+    });
+    for (const [how, call] of calls({ limit: "1", after: ` \t${first.nextCursor}\n ` })) {
+      const { status, body } = await rest("events.list", { ...call, apiKey: owner.apiKey });
+      expect({ how, status, body }).toEqual({ how, status: 200, body: next });
+    }
+    const graphql = await graphqlPost(
+      owner.apiKey,
+      "query($after: String) { events(first: 1, after: $after) { events { id } nextCursor } }",
+      { after: `  ${first.nextCursor}  ` },
+    );
+    expect(graphql.body).toEqual({ data: { events: { events: [{ id: next.events[0].eventId }], nextCursor: null } } });
+  });
+
   it("ignores parameters it does not know", async () => {
     const { status, body } = await rest("events.list", {
       apiKey: merchant.apiKey,

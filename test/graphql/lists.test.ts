@@ -88,6 +88,28 @@ describe("list cursors", () => {
     const real = (await gql(Requests, { first: 1 }, merchant.apiKey)).data!.paymentRequests.pageInfo.endCursor;
     expect((await gql(Requests, { first: 1, after: real }, merchant.apiKey)).errors).toBeUndefined();
   });
+
+  it("read a cursor with white space around it as the cursor, and a blank one as not given", async () => {
+    const merchant = await buildMerchant();
+    const base = Date.parse("2026-01-01T00:00:00Z");
+    for (let i = 0; i < 3; i++) {
+      const { request } = await buildRequest({ merchant, externalReference: `ref-${i}` });
+      await db.paymentRequest.update({ where: { id: request.id }, data: { createdAt: new Date(base + i * 60_000) } });
+    }
+    const refs = (page: { edges: { node: { externalReference?: string | null } }[] }) =>
+      page.edges.map((e) => e.node.externalReference);
+    const top = (await gql(Requests, { first: 1 }, merchant.apiKey)).data!.paymentRequests;
+    const cursor = top.pageInfo.endCursor!;
+    const after = await gql(Requests, { first: 5, after: ` \t${cursor}\n ` }, merchant.apiKey);
+    expect(after.errors).toBeUndefined();
+    expect(refs(after.data!.paymentRequests)).toEqual(["ref-1", "ref-0"]);
+    const before = await gql(Requests, { last: 5, before: `  ${cursor}` }, merchant.apiKey);
+    expect(before.errors).toBeUndefined();
+    expect(refs(before.data!.paymentRequests)).toEqual([]);
+    const blank = await gql(Requests, { first: 5, after: "   ", before: "" }, merchant.apiKey);
+    expect(blank.errors).toBeUndefined();
+    expect(refs(blank.data!.paymentRequests)).toEqual(["ref-2", "ref-1", "ref-0"]);
+  });
 });
 
 describe("list cursors and the list that issued them", () => {

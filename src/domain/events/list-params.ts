@@ -2,7 +2,7 @@ import { z } from "zod";
 import { requireMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { instantText } from "../instants.js";
-import { id, optional, parseInput, wholeNumber } from "../validation.js";
+import { cursor, id, optional, parseInput, wholeNumber } from "../validation.js";
 import { LIST_EVENTS_CODES, listEvents, MAX_EVENT_PAGE, type EventPage } from "./list.js";
 import { SUBSCRIBABLE_NAMES, typeNameList } from "./types.js";
 
@@ -15,7 +15,7 @@ export const listEventsParams = z.object({
   createdTo: optional(instantText).describe("Created before this ISO 8601 instant."),
   requestId: optional(id).describe("Only the events of this request."),
   limit: optional(wholeNumber(1, MAX_EVENT_PAGE)).describe(`At most this many events, 1 to ${MAX_EVENT_PAGE} (default 20).`),
-  after: optional(z.string()).describe("The nextCursor of the page before."),
+  after: optional(cursor).describe("The nextCursor of the page before."),
 });
 
 /** listEvents with REST's parameters (merchant keys only: a payer key is FORBIDDEN whatever it sends). */

@@ -7,7 +7,7 @@ import { events as eventTable } from "../../sql/tables.js";
 import { requireMerchant } from "../auth.js";
 import { dashboardDatabase, type DomainContext } from "../context.js";
 import { ValidationError } from "../errors.js";
-import { id, optional, parseInput } from "../validation.js";
+import { cursor, id, optional, parseInput } from "../validation.js";
 import { presentEvent, type ApiEvent } from "./present.js";
 import { SUBSCRIBABLE_EVENT_TYPES, SUBSCRIBABLE_NAMES, type SubscribableEventType } from "./types.js";
 
@@ -50,7 +50,7 @@ const listInput = z.object({
   createdFrom: z.date({ error: "must be an instant" }).nullish(),
   createdTo: z.date({ error: "must be an instant" }).nullish(),
   requestId: optional(id),
-  after: optional(z.string({ error: "must be a cursor returned by this list" })),
+  after: optional(cursor),
 });
 /** The codes of the list's parameters that have their own (the rest are BAD_REQUEST). */
 export const LIST_EVENTS_CODES = { types: "INVALID_EVENT_TYPE", requestId: "INVALID_REQUEST_ID" } as const;

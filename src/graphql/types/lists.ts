@@ -3,7 +3,7 @@ import { ValidationError } from "../../domain/errors.js";
 import { listRequests, listTransactions } from "../../domain/requests/list.js";
 import { builder } from "../builder.js";
 import { RequestStatusEnum, TransactionTypeEnum } from "../enums.js";
-import { decodeListCursor, listPage } from "../list-cursor.js";
+import { decodeListCursor, givenCursors, listPage } from "../list-cursor.js";
 import { selectedTransactions } from "../selected-transactions.js";
 
 const RequestFilter = builder.inputType("RequestFilter", {
@@ -29,29 +29,31 @@ const TransactionFilter = builder.inputType("TransactionFilter", {
 });
 
 /**
- * Reads a page's arguments before Pothos does: a forged cursor, a negative `first` or `last`, and
- * the pairs Pothos does not page with (`after` with `before` or `last`, `before` with `first`) are
- * then BAD_REQUEST, rather than a Pothos error without a code, or a database error once Prisma uses
- * the cursor.
+ * Reads a page's arguments before Pothos does: cursors are trimmed as every text parameter is (one
+ * empty once trimmed is not given); a forged cursor, a negative `first` or `last`, and the pairs
+ * Pothos does not page with (`after` with `before` or `last`, `before` with `first`) are then
+ * BAD_REQUEST, rather than a Pothos error without a code, or a database error once Prisma uses the
+ * cursor.
  */
 function refusingBadPages<R extends FieldRef<typeof builder.$inferSchemaTypes>>(ref: R): R {
   ref.updateConfig((config) => ({
     ...config,
     argMappers: [
       ...config.argMappers,
-      (args) => {
+      (given) => {
+        const { after, before } = givenCursors(given);
+        const args: Record<string, unknown> = { ...given, after, before };
         for (const name of ["first", "last"] as const) {
           const size = args[name];
           if (typeof size === "number" && size < 0) throw new ValidationError("BAD_REQUEST", `${name} must not be negative.`);
         }
-        const given = (name: string) => args[name] !== null && args[name] !== undefined;
+        const has = (name: string) => args[name] !== null && args[name] !== undefined;
         for (const [one, other] of [
           ["after", "before"],
           ["after", "last"],
           ["before", "first"],
         ] as const)
-          if (given(one) && given(other))
-            throw new ValidationError("BAD_REQUEST", `${one} and ${other} cannot be given together.`);
+          if (has(one) && has(other)) throw new ValidationError("BAD_REQUEST", `${one} and ${other} cannot be given together.`);
         for (const cursor of [args.after, args.before]) if (typeof cursor === "string") decodeListCursor(cursor);
         return args;
       },
