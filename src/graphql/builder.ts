@@ -13,6 +13,7 @@ import {
   UnauthenticatedError,
   ValidationError,
 } from "../domain/errors.js";
+import { CONNECTION_PAGE } from "../domain/page-size.js";
 import { readsMerchantFields } from "../domain/requests/visibility.js";
 import type PrismaTypes from "../generated/pothos-types.js";
 import { getDatamodel } from "../generated/pothos-types.js";
@@ -56,8 +57,10 @@ export const builder = new SchemaBuilder<{
     pageInfoFieldOptions: { description: "Where the page sits in the list." },
     cursorFieldOptions: { description: "Opaque position of the item, for `after` or `before`." },
     nodeFieldOptions: { description: "The item." },
-    firstArgOptions: { description: "At most this many items after `after` (default 20, at most 100)." },
-    lastArgOptions: { description: "At most this many items before `before`." },
+    firstArgOptions: {
+      description: `How many items after \`after\`: 1 to ${CONNECTION_PAGE.max} (${CONNECTION_PAGE.default} when not given).`,
+    },
+    lastArgOptions: { description: `How many items before \`before\`: 1 to ${CONNECTION_PAGE.max}.` },
     afterArgOptions: { description: "Start after this cursor." },
     beforeArgOptions: { description: "End before this cursor." },
   },

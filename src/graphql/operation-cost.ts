@@ -16,6 +16,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from "graphql";
+import { CONNECTION_PAGE, EVENT_PAGE, OUTBOX_LOG_PAGE, type PageBounds } from "../domain/page-size.js";
 
 /**
  * What an operation costs: the database reads it may make, GitHub's and Shopify's way. Each root
@@ -38,12 +39,12 @@ export const READS_PER_POINT = 10;
 /** Items assumed of a list that takes no size (a request's refunds or webhook events, an event's attempts). */
 export const UNSIZED_LIST = 10;
 
-/** Default and most items of lists that take `first`/`last`: Pothos connections (20, 100), and these. */
-const PAGE_SIZES: Record<string, { default: number; max: number }> = {
-  "Query.webhookEvents": { default: 50, max: 200 },
-  "WebhookEndpoint.deliveries": { default: 50, max: 200 },
+/** Default and most items of lists that take `first`/`last`: these, and Pothos connections. */
+const PAGE_SIZES: Record<string, PageBounds> = {
+  "Query.events": EVENT_PAGE,
+  "Query.webhookEvents": OUTBOX_LOG_PAGE,
+  "WebhookEndpoint.deliveries": OUTBOX_LOG_PAGE,
 };
-const CONNECTION_PAGE = { default: 20, max: 100 };
 
 /** Object fields read with their parent (the request aggregate, the configuration), so free. */
 const READ_WITH_PARENT = new Set([

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { app, graphqlPost } from "../fixtures.js";
-import { buildMerchant } from "../factories.js";
+import { buildEndpoint, buildMerchant } from "../factories.js";
 
 const post = (
   apiKey: string,
@@ -29,6 +29,43 @@ describe("GraphQL argument classes", () => {
       expect(
         codesOf(await post(merchant.apiKey, { query: `query($n: Int) { ${list}(first: $n) { edges { cursor } } }`, variables })),
       ).toEqual(["BAD_REQUEST"]);
+    },
+  );
+
+  /** Every list that takes a page size: the argument, the list's most, and a document reading it with `args`. */
+  const SIZED_LISTS: [string, "first" | "last", number, (args: string) => string][] = [
+    ["paymentRequests", "first", 100, (args) => `paymentRequests(${args}) { edges { cursor } }`],
+    ["paymentRequests", "last", 100, (args) => `paymentRequests(${args}) { edges { cursor } }`],
+    ["transactions", "first", 100, (args) => `transactions(${args}) { edges { cursor } }`],
+    ["transactions", "last", 100, (args) => `transactions(${args}) { edges { cursor } }`],
+    ["events", "first", 100, (args) => `events(${args}) { nextCursor }`],
+    ["webhookEvents", "first", 200, (args) => `webhookEvents(${args}) { id }`],
+    ["WebhookEndpoint.deliveries", "first", 200, (args) => `webhookEndpoints { deliveries(${args}) { id } }`],
+  ];
+
+  it.each(SIZED_LISTS)(
+    "takes %s's %s from 1 to %i, and refuses anything else as BAD_REQUEST, never clamping it",
+    async (_list, size, max, read) => {
+      const merchant = await buildMerchant();
+      await buildEndpoint(merchant);
+      const literal = (n: number) => post(merchant.apiKey, { query: `{ ${read(`${size}: ${n}`)} }` });
+      const variable = (n: number) =>
+        post(merchant.apiKey, { query: `query($n: Int) { ${read(`${size}: $n`)} }`, variables: { n } });
+      for (const n of [-100, -1, 0, max + 1, 2 ** 31 - 1])
+        for (const [how, answer] of [
+          ["literal", await literal(n)],
+          ["variable", await variable(n)],
+        ] as const)
+          expect({ n, how, codes: codesOf(answer), message: answer.body.errors?.[0]?.message }).toEqual({
+            n,
+            how,
+            codes: ["BAD_REQUEST"],
+            message: expect.stringMatching(new RegExp(`\\b${size}\\b.*must be a whole number from 1 to ${max}\\.$`)),
+          });
+      for (const n of [1, max]) {
+        expect({ n, errors: (await literal(n)).body.errors }).toEqual({ n, errors: undefined });
+        expect({ n, errors: (await variable(n)).body.errors }).toEqual({ n, errors: undefined });
+      }
     },
   );
 

@@ -3,7 +3,8 @@ import { requireMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { instantText } from "../instants.js";
 import { cursor, id, optional, parseInput, wholeNumber } from "../validation.js";
-import { LIST_EVENTS_CODES, listEvents, MAX_EVENT_PAGE, type EventPage } from "./list.js";
+import { EVENT_PAGE } from "../page-size.js";
+import { LIST_EVENTS_CODES, listEvents, type EventPage } from "./list.js";
 import { SUBSCRIBABLE_NAMES, typeNameList } from "./types.js";
 
 /** events.list's parameters as REST gives them: text (or, for limit, a JSON integer), each optional. */
@@ -14,7 +15,9 @@ export const listEventsParams = z.object({
   createdFrom: optional(instantText).describe("Created at or after this ISO 8601 instant."),
   createdTo: optional(instantText).describe("Created before this ISO 8601 instant."),
   requestId: optional(id).describe("Only the events of this request."),
-  limit: optional(wholeNumber(1, MAX_EVENT_PAGE)).describe(`At most this many events, 1 to ${MAX_EVENT_PAGE} (default 20).`),
+  limit: optional(wholeNumber(1, EVENT_PAGE.max)).describe(
+    `At most this many events, 1 to ${EVENT_PAGE.max} (default ${EVENT_PAGE.default}).`,
+  ),
   after: optional(cursor).describe("The nextCursor of the page before."),
 });
 

@@ -7,6 +7,7 @@ import { events as eventTable } from "../../sql/tables.js";
 import { requireMerchant } from "../auth.js";
 import { dashboardDatabase, type DomainContext } from "../context.js";
 import { ValidationError } from "../errors.js";
+import { EVENT_PAGE, pageSize } from "../page-size.js";
 import { cursor, id, optional, parseInput } from "../validation.js";
 import { presentEvent, type ApiEvent } from "./present.js";
 import { SUBSCRIBABLE_EVENT_TYPES, SUBSCRIBABLE_NAMES, type SubscribableEventType } from "./types.js";
@@ -35,9 +36,6 @@ export interface EventPage {
   events: ApiEvent[];
   nextCursor: string | null;
 }
-
-const DEFAULT_EVENT_PAGE = 20;
-export const MAX_EVENT_PAGE = 100;
 
 const listInput = z.object({
   types: z
@@ -120,15 +118,6 @@ const FIRST_ID = "00000000-0000-0000-0000-000000000000";
 const earlier = (a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }) =>
   a.createdAt.getTime() !== b.createdAt.getTime() ? (a.createdAt < b.createdAt ? a : b) : a.id < b.id ? a : b;
 
-function pageSize(limit: number | null | undefined): number {
-  if (limit === null || limit === undefined) return DEFAULT_EVENT_PAGE;
-  if (Number.isInteger(limit) && limit >= 1 && limit <= MAX_EVENT_PAGE) return limit;
-  throw new ValidationError(
-    "BAD_REQUEST",
-    `A page holds 1 to ${MAX_EVENT_PAGE} events: limit (first, in GraphQL) must be a whole number from 1 to ${MAX_EVENT_PAGE}.`,
-  );
-}
-
 /**
  * The calling merchant's events (merchant keys only), newest first, filtered, a page of them, for
  * reconciling without webhooks: every payment, refund, cancellation and expiry, with the object
@@ -137,7 +126,7 @@ function pageSize(limit: number | null | undefined): number {
 export async function listEvents(ctx: DomainContext, filter: EventFilter = {}, page: EventPageRequest = {}): Promise<EventPage> {
   const { merchantId } = requireMerchant(ctx);
   const given = parseInput(listInput, LIST_EVENTS_CODES, { ...filter, after: page.after });
-  const limit = pageSize(page.limit);
+  const limit = pageSize("limit (first, in GraphQL)", page.limit, EVENT_PAGE);
   const position = given.after === undefined ? null : readCursor(given.after);
   const types: readonly SubscribableEventType[] = given.types?.length ? [...new Set(given.types)] : SUBSCRIBABLE_EVENT_TYPES;
   // createdTo is exclusive: before it is before (createdTo, the least id) in the list's order.

@@ -1,8 +1,9 @@
 import type { WebhookEventState } from "../../generated/prisma/client.js";
 import { requireMerchant } from "../auth.js";
 import { dashboardDatabase, type DomainContext } from "../context.js";
+import { OUTBOX_LOG_PAGE, pageSize } from "../page-size.js";
 
-/** What a page of an outbox log asks for: newest first, optionally in some states, 50 by default and at most 200. */
+/** What a page of an outbox log asks for: newest first, optionally in some states, 1 to 200 (50 by default). */
 export interface OutboxLogPage {
   states?: WebhookEventState[] | null;
   first?: number | null;
@@ -13,7 +14,7 @@ export function outboxLogPage({ states, first }: OutboxLogPage) {
   return {
     where: states ? { state: { in: states } } : {},
     orderBy: [{ createdAt: "desc" as const }, { id: "desc" as const }],
-    take: Math.min(Math.max(first ?? 50, 1), 200),
+    take: pageSize("first", first, OUTBOX_LOG_PAGE),
   };
 }
 

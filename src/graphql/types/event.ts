@@ -1,4 +1,5 @@
 import { listEvents, type EventPage as EventPageShape } from "../../domain/events/list.js";
+import { EVENT_PAGE } from "../../domain/page-size.js";
 import { eventObject, eventTypeOf, type ApiEvent } from "../../domain/events/present.js";
 import { builder } from "../builder.js";
 import { parameterCodes } from "../strict-variables.js";
@@ -55,7 +56,7 @@ builder.queryFields((t) => ({
       "and expiries, for reconciling without webhooks.",
     extensions: parameterCodes({ types: "INVALID_EVENT_TYPE", requestId: "INVALID_REQUEST_ID" }),
     args: {
-      first: t.arg.int({ description: "At most this many events (default 20, at most 100)." }),
+      first: t.arg.int({ description: `How many events: 1 to ${EVENT_PAGE.max} (${EVENT_PAGE.default} when not given).` }),
       after: t.arg.string({ description: "The nextCursor of the page before." }),
       types: t.arg({ type: [EventTypeEnum], description: "Only events of these types (any but PING); all when not given." }),
       createdFrom: t.arg({ type: "DateTime", description: "Created at or after this." }),

@@ -1,5 +1,6 @@
 import type { FieldRef } from "@pothos/core";
 import { ValidationError } from "../../domain/errors.js";
+import { CONNECTION_PAGE, pageSize } from "../../domain/page-size.js";
 import { listRequests, listTransactions } from "../../domain/requests/list.js";
 import { builder } from "../builder.js";
 import { RequestStatusEnum, TransactionTypeEnum } from "../enums.js";
@@ -30,10 +31,10 @@ const TransactionFilter = builder.inputType("TransactionFilter", {
 
 /**
  * Reads a page's arguments before Pothos does: cursors are trimmed as every text parameter is (one
- * empty once trimmed is not given); a forged cursor, a negative `first` or `last`, and the pairs
- * Pothos does not page with (`after` with `before` or `last`, `before` with `first`) are then
- * BAD_REQUEST, rather than a Pothos error without a code, or a database error once Prisma uses the
- * cursor.
+ * empty once trimmed is not given); a forged cursor, a `first` or `last` outside 1 to the most
+ * (which Pothos would clamp), and the pairs Pothos does not page with (`after` with `before` or
+ * `last`, `before` with `first`) are then BAD_REQUEST, rather than a Pothos error without a code, or
+ * a database error once Prisma uses the cursor.
  */
 function refusingBadPages<R extends FieldRef<typeof builder.$inferSchemaTypes>>(ref: R): R {
   ref.updateConfig((config) => ({
@@ -43,10 +44,7 @@ function refusingBadPages<R extends FieldRef<typeof builder.$inferSchemaTypes>>(
       (given) => {
         const { after, before } = givenCursors(given);
         const args: Record<string, unknown> = { ...given, after, before };
-        for (const name of ["first", "last"] as const) {
-          const size = args[name];
-          if (typeof size === "number" && size < 0) throw new ValidationError("BAD_REQUEST", `${name} must not be negative.`);
-        }
+        for (const name of ["first", "last"] as const) pageSize(name, args[name] as number | null | undefined, CONNECTION_PAGE);
         const has = (name: string) => args[name] !== null && args[name] !== undefined;
         for (const [one, other] of [
           ["after", "before"],
@@ -68,6 +66,8 @@ builder.queryFields((t) => ({
       {
         type: "PaymentRequest",
         cursor: "id",
+        defaultSize: CONNECTION_PAGE.default,
+        maxSize: CONNECTION_PAGE.max,
         description: "The merchant's payment requests, newest first (Relay cursor pagination).",
         args: { filter: t.arg({ type: RequestFilter, description: "Optional filters." }) },
         resolve: async (query, _root, args, ctx) => listRequests(await ctx.reads.domain(), args.filter ?? {}, listPage(query)),
@@ -81,6 +81,8 @@ builder.queryFields((t) => ({
       {
         type: "Transaction",
         cursor: "id",
+        defaultSize: CONNECTION_PAGE.default,
+        maxSize: CONNECTION_PAGE.max,
         description: "The merchant's transactions, newest first (Relay cursor pagination).",
         args: { filter: t.arg({ type: TransactionFilter, description: "Optional filters." }) },
         resolve: async (query, _root, args, ctx) => {

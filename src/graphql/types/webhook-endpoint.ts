@@ -8,6 +8,7 @@ import {
   listWebhookEndpoints,
   updateWebhookEndpoint,
 } from "../../domain/webhooks/endpoints.js";
+import { OUTBOX_LOG_PAGE } from "../../domain/page-size.js";
 import { pingWebhookEndpoint, type PingOutcome } from "../../domain/webhooks/ping.js";
 import { lastRecovery, recoverInput, recoverWebhookDeliveries, type Recovery } from "../../domain/webhooks/recover.js";
 import { redeliverEndpointDelivery } from "../../domain/webhooks/redeliver.js";
@@ -84,7 +85,9 @@ const WebhookEndpoint = builder.prismaObject("WebhookEndpoint", {
       description: "Its delivery log, newest first.",
       args: {
         states: t.arg({ type: [WebhookEventStateEnum], description: "Only deliveries in these states." }),
-        first: t.arg.int({ description: "At most this many (default 50, at most 200)." }),
+        first: t.arg.int({
+          description: `How many: 1 to ${OUTBOX_LOG_PAGE.max} (${OUTBOX_LOG_PAGE.default} when not given).`,
+        }),
       },
       query: (args) => outboxLogPage(args),
       type: WebhookDelivery,

@@ -1,3 +1,4 @@
+import { OUTBOX_LOG_PAGE } from "../../domain/page-size.js";
 import { listWebhookEvents } from "../../domain/webhooks/list.js";
 import { redeliverWebhookEvent } from "../../domain/webhooks/redeliver.js";
 import { builder } from "../builder.js";
@@ -77,7 +78,9 @@ builder.queryFields((t) => ({
     description: "The merchant's notifications, newest first; filter by state to find failed deliveries.",
     args: {
       states: t.arg({ type: [WebhookEventStateEnum], description: "Only events in these states." }),
-      first: t.arg.int({ description: "At most this many (default 50, at most 200)." }),
+      first: t.arg.int({
+        description: `How many: 1 to ${OUTBOX_LOG_PAGE.max} (${OUTBOX_LOG_PAGE.default} when not given).`,
+      }),
     },
     resolve: async (_query, _root, args, ctx) => listWebhookEvents(await ctx.reads.domain(), args),
   }),
