@@ -9,9 +9,10 @@
  * this process and signs with issuer `payreq`, the default the receiver checks; hence a database of
  * this file's own.
  */
+import { freePorts } from "../../scripts/engines/free-ports.js";
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import { createServer, connect } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -35,13 +36,7 @@ const [create, ping] = codeBlocks()
   .flatMap(({ text }) => text.replace(/\\\n\s*/g, "").split("\n"))
   .filter((line) => /admin -- endpoint (create .*--url http:\/\/127\.0\.0\.1:8787|ping )/.test(line));
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
+const freePort = async () => (await freePorts(1))[0]!;
 
 const listening = (port: number) =>
   new Promise<boolean>((resolve) => {

@@ -3,10 +3,10 @@
  * a copy of the project whose `.env` names a database (and ports, key directory) of the test's own,
  * and must act there, never on the default database.
  */
+import { freePorts } from "../../scripts/engines/free-ports.js";
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -33,13 +33,7 @@ async function setUp(settings: (database: string) => Record<string, string> = ()
   return { database, project, marked };
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
+const freePort = async () => (await freePorts(1))[0]!;
 
 describe("npm run db:reset", () => {
   it("names the database .env gives and resets nothing without being told that name", async () => {
