@@ -1,0 +1,50 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createLogger } from "../../src/logger.js";
+import { outageReporter } from "../../worker/outage.js";
+
+function reporter() {
+  const said: string[] = [];
+  const logger = createLogger({ level: "info" });
+  vi.spyOn(logger, "error").mockImplementation(((_: unknown, msg: string) => void said.push(msg)) as never);
+  vi.spyOn(logger, "info").mockImplementation(((_: unknown, msg: string) => void said.push(msg)) as never);
+  return { said, outage: outageReporter("PostgreSQL", logger) };
+}
+
+describe("an outage's report", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it("is one line when it starts and one when it ends, however many errors come between", () => {
+    const { said, outage } = reporter();
+    outage.failed(new Error("reset"));
+    outage.failed(new Error("reset"));
+    vi.advanceTimersByTime(1_000);
+    outage.recovered();
+    outage.recovered();
+    expect(said).toEqual(["PostgreSQL is unreachable; retrying with backoff", "PostgreSQL is reachable again"]);
+  });
+
+  it("goes on when a connection cut with the rest fails just after another answered", () => {
+    const { said, outage } = reporter();
+    outage.failed(new Error("reset"));
+    outage.recovered();
+    vi.advanceTimersByTime(500);
+    outage.failed(new Error("a connection cut with the rest"));
+    vi.advanceTimersByTime(5_000);
+    expect(said).toEqual(["PostgreSQL is unreachable; retrying with backoff"]);
+    outage.failed(new Error("still down"));
+    outage.recovered();
+    vi.advanceTimersByTime(999);
+    expect(said).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(said).toEqual(["PostgreSQL is unreachable; retrying with backoff", "PostgreSQL is reachable again"]);
+  });
+
+  it("ends a second after an answer that came once, with no error since", () => {
+    const { said, outage } = reporter();
+    outage.failed(new Error("reset"));
+    outage.recovered();
+    vi.advanceTimersByTime(1_000);
+    expect(said).toEqual(["PostgreSQL is unreachable; retrying with backoff", "PostgreSQL is reachable again"]);
+  });
+});
