@@ -1,4 +1,5 @@
-import { readdir, readFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { SignJWT } from "jose";
 import { importKey, rotateSigningKey, SeveralKeysError, type SigningKey } from "../src/domain/webhooks/key-files.js";
@@ -112,7 +113,7 @@ async function keyFromSetting(setting: string) {
   let pem = setting;
   if (!inline) {
     try {
-      pem = await readFile(setting, "utf8");
+      pem = await readKeyText(setting);
     } catch (err) {
       throw new SigningKeyProblem(
         `${path ? `WEBHOOK_SIGNING_KEY names ${path}, which cannot be read` : "WEBHOOK_SIGNING_KEY is neither a PEM nor the path of a readable file"} (${reasonOf(err)}): set it to the path of a readable PKCS#8 PEM file, or to the PEM itself.`,
@@ -138,7 +139,7 @@ async function keyFromSetting(setting: string) {
 async function readKeyFile(file: string): Promise<SigningKey | null> {
   let pem: string;
   try {
-    pem = await readFile(file, "utf8");
+    pem = await readKeyText(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw new SigningKeyProblem(
@@ -152,6 +153,23 @@ async function readKeyFile(file: string): Promise<SigningKey | null> {
         : `The signing key file ${file} is not a PKCS#8 PEM of a P-256 key: put the key's PEM back in it, or make a new key with ${ROTATE}.`,
     );
   });
+}
+
+/**
+ * The text of a key file, which must be a regular file. A named pipe or a device could keep a read
+ * waiting for good, and a read left waiting would keep the process from exiting even once it stops
+ * (Node waits for its file-system threads), so it is opened without waiting and refused by its type.
+ */
+async function readKeyText(path: string): Promise<string> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stats = await handle.stat();
+    if (stats.isDirectory()) throw Object.assign(new Error("it is a directory"), { code: "EISDIR" });
+    if (!stats.isFile()) throw new Error(stats.isFIFO() ? "it is a named pipe, not a regular file" : "it is not a regular file");
+    return await handle.readFile("utf8");
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The files in the key directory; none when it does not exist yet. */
@@ -174,6 +192,7 @@ const reasons: Record<string, string> = {
   ENOENT: "it does not exist",
   EEXIST: "a file of that name is in the way",
   EROFS: "the file system is read-only",
+  ENXIO: "it is a socket, or a device that is not there",
 };
 
 /** Why a file operation failed, briefly: `EISDIR, it is a directory`. */

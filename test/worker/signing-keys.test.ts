@@ -4,12 +4,13 @@
  * worker with one sentence naming the path, and never rotates the key. This file's database is its
  * own, so the current key here is this file's alone.
  */
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { exportPKCS8, generateKeyPair } from "jose";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { built } from "../built.js";
@@ -17,7 +18,7 @@ import { db } from "../../src/db.js";
 import { rotateSigningKey } from "../../src/domain/webhooks/key-files.js";
 import { currentSigningKey, currentSigningKid } from "../../src/domain/webhooks/signing-keys.js";
 import { openKeyStore, SigningKeyProblem } from "../../worker/signing.js";
-import { silentLogger, workerConfig } from "./harness.js";
+import { silentLogger, until, workerConfig } from "./harness.js";
 
 const made: string[] = [];
 afterAll(() => Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true }))));
@@ -248,5 +249,66 @@ describe("a worker started with signing-key settings unlike the other workers'",
     expect(lines.map((line) => line.msg)).not.toContain("worker ready");
     expect(output).not.toContain(pem.split("\n")[1]!);
     expect(await currentSigningKey()).toEqual({ kid, source: "directory" });
+  });
+});
+
+/** A worker process of this file's database, in production, with `env`; its output and its exit. */
+function startWorkerProcess(env: Record<string, string>) {
+  const child = spawn(process.execPath, [...built("worker/index.ts")], {
+    env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "info", QUEUE_PREFIX: `test-${randomUUID()}`, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  onTestFinished(() => void child.kill("SIGKILL"));
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk));
+  const exit = { code: undefined as number | null | undefined };
+  child.once("exit", (code) => (exit.code = code));
+  /** Its exit code, once it has exited within `timeoutMs`. */
+  const exited = (timeoutMs: number, what: string) =>
+    until(
+      () => exit.code,
+      (code) => code !== undefined,
+      timeoutMs,
+      () => `${what}; its output: ${output}`,
+    );
+  return { child, output: () => output, exited };
+}
+
+describe("a worker whose key file is not a regular file", () => {
+  const mkfifo = (path: string) => promisify(execFile)("mkfifo", [path]);
+
+  it.each([
+    [
+      "the current key's file in WEBHOOK_SIGNING_KEY_DIR",
+      async (dir: string) => {
+        const { file } = await rotateSigningKey(dir, 3_600_000);
+        await rm(file);
+        await mkfifo(file);
+        return { env: { WEBHOOK_SIGNING_KEY_DIR: dir }, sentence: `The signing key file ${file} cannot be read` };
+      },
+    ],
+    [
+      "the file WEBHOOK_SIGNING_KEY names",
+      async (dir: string) => {
+        const file = join(dir, "webhook-signing-key.pem");
+        await mkfifo(file);
+        return { env: { WEBHOOK_SIGNING_KEY: file }, sentence: `WEBHOOK_SIGNING_KEY names ${file}, which cannot be read` };
+      },
+    ],
+  ])("exits 1 with one sentence naming the path when it is a named pipe: %s", async (_, makePipe) => {
+    const { env, sentence } = await makePipe(await emptyDirectory());
+    const worker = startWorkerProcess(env);
+    // Opening a named pipe waits for a writer: the worker hung there, and SIGTERM could not end it.
+    expect(await worker.exited(15_000, "the worker to exit")).toBe(1);
+    const lines = worker
+      .output()
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    const escaped = sentence.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    expect(lines.filter((line) => line.level >= 50).map((line) => line.msg)).toEqual([
+      expect.stringMatching(new RegExp(`^worker stopped: ${escaped} \\(it is a named pipe, not a regular file\\): [^\\n]*\\.$`)),
+    ]);
   });
 });
