@@ -11,6 +11,7 @@ const tracing = workerConfig.tracing.exporter
   ? (await import("../src/tracing-sdk.js")).startTracing(workerConfig.tracing, logger)
   : undefined;
 let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
+let starting = true;
 let stopping = false;
 /**
  * Stops taking jobs, lets the jobs in flight finish (within SHUTDOWN_TIMEOUT), then closes the
@@ -24,6 +25,13 @@ async function shutdown(reason: string, code = 0) {
     logger.error({ timeoutMs: workerConfig.shutdownTimeoutMs }, "worker shutdown timed out; exiting");
     process.exit(1);
   }, workerConfig.shutdownTimeoutMs + 5_000).unref();
+  if (starting) {
+    // Nothing runs yet, and a start step may be waiting on a connection it holds (for another
+    // worker's key generation), which closing the pool would wait for: exiting ends it, and
+    // PostgreSQL rolls back what it held.
+    logger.info("worker stopped before it had started");
+    process.exit(code);
+  }
   const finished = (await worker?.close()) ?? true;
   await closeDatabase();
   await tracing?.shutdown().catch((err: Error) => logger.warn({ err: { message: err.message } }, "spans not exported"));
@@ -51,7 +59,9 @@ process.on("uncaughtException", (err) => {
 openDatabase(workerConfig.db, logger);
 try {
   worker = await startWorker(workerConfig, logger.child({ component: "worker" }));
+  starting = false;
 } catch (err) {
+  starting = false;
   if (!(err instanceof SigningKeyProblem)) throw err;
   // One sentence, no stack: `npm start` repeats it as its own last word.
   logger.fatal(`worker stopped: ${err.message}`);

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { exportPKCS8, generateKeyPair } from "jose";
+import pg from "pg";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { built } from "../built.js";
 import { db } from "../../src/db.js";
@@ -310,5 +311,30 @@ describe("a worker whose key file is not a regular file", () => {
     expect(lines.filter((line) => line.level >= 50).map((line) => line.msg)).toEqual([
       expect.stringMatching(new RegExp(`^worker stopped: ${escaped} \\(it is a named pipe, not a regular file\\): [^\\n]*\\.$`)),
     ]);
+  });
+});
+
+describe("a worker stopped while it starts", () => {
+  it("exits at once on SIGTERM while it waits for another worker's key generation", async () => {
+    // Another worker generating a key, as far as this one can tell: the lock it waits for.
+    const other = new pg.Client({ connectionString: process.env["DATABASE_URL"] });
+    await other.connect();
+    onTestFinished(() => other.end());
+    await other.query("BEGIN");
+    await other.query("SELECT pg_advisory_xact_lock(hashtext('signing_key_generation'))");
+
+    const worker = startWorkerProcess({ WEBHOOK_SIGNING_KEY_DIR: await emptyDirectory() });
+    const waiting = () =>
+      other
+        .query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+        )
+        .then(({ rows }) => rows[0]!.n);
+    await until(waiting, (n) => n === 1, 15_000, "the worker to wait for the key generation lock");
+
+    worker.child.kill("SIGTERM");
+    // Its shutdown waited for the pool, which the waiting transaction held, until the forced exit (15 s, code 1).
+    expect(await worker.exited(3_000, "the worker to exit on SIGTERM")).toBe(0);
+    expect(worker.output()).not.toContain("worker ready");
   });
 });
