@@ -11,7 +11,8 @@ import { freePorts } from "./free-ports.js";
 import { postgresAnswers } from "./postgres-answers.js";
 
 const run = promisify(execFile);
-const BIN = "/usr/lib/postgresql/15/bin";
+/** The PostgreSQL server programs of this machine (initdb, postgres, pg_basebackup). */
+export const POSTGRES_BIN = "/usr/lib/postgresql/15/bin";
 
 export interface PostgresReplica {
   /** The primary's `postgres` database (user postgres, trust): make databases on it; the replica receives them. */
@@ -25,7 +26,7 @@ export interface PostgresReplica {
  * PostgreSQL refuses to run as root: as root (CI), its programs run as the `postgres` user, with
  * setpriv (which execs, so signals reach the server itself); as anyone else, as that user.
  */
-async function asPostgres(): Promise<{
+export async function asPostgres(): Promise<{
   wrap: (command: string, args: string[]) => [string, string[]];
   owner?: [number, number];
 }> {
@@ -59,7 +60,17 @@ export async function startPostgresReplica(): Promise<PostgresReplica> {
   };
   try {
     await run(
-      ...wrap(`${BIN}/initdb`, ["-D", primaryDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"]),
+      ...wrap(`${POSTGRES_BIN}/initdb`, [
+        "-D",
+        primaryDir,
+        "-U",
+        "postgres",
+        "--auth=trust",
+        "-E",
+        "UTF8",
+        "--locale=C",
+        "--no-sync",
+      ]),
     );
     // initdb's pg_hba.conf already trusts replication connections from loopback.
     await appendFile(
@@ -77,12 +88,12 @@ export async function startPostgresReplica(): Promise<PostgresReplica> {
       ].join("\n"),
     );
     const server = (name: string, dataDir: string, port: number) => {
-      const [command, args] = wrap(`${BIN}/postgres`, ["-D", dataDir, "-p", String(port)]);
+      const [command, args] = wrap(`${POSTGRES_BIN}/postgres`, ["-D", dataDir, "-p", String(port)]);
       return startDaemon(name, command, args, answers(url(port)));
     };
     daemons.push(await server("postgres primary", primaryDir, primaryPort!));
     await run(
-      ...wrap(`${BIN}/pg_basebackup`, [
+      ...wrap(`${POSTGRES_BIN}/pg_basebackup`, [
         "-h",
         "127.0.0.1",
         "-p",

@@ -180,6 +180,14 @@ describe("compose.yaml", () => {
     expect(services.redis!.healthcheck?.test).toBeDefined();
   });
 
+  it("asks PostgreSQL's health over TCP", () => {
+    const { services } = compose();
+    // The image's first-run setup server answers on its Unix socket alone (postgres-first-start.test.ts runs both).
+    const [kind, check] = services.postgres!.healthcheck!.test!;
+    expect(kind).toBe("CMD-SHELL");
+    expect(check).toMatch(/^pg_isready (?:.* )?-h 127\.0\.0\.1 /);
+  });
+
   it("runs commands that the build produces, and checks the worker by its heartbeat file", () => {
     const { services } = compose();
     for (const name of ["migrate", "worker"]) {
