@@ -1,6 +1,6 @@
 /**
- * Every variable the processes read, described once: the API's, the worker's and the operator
- * CLI's schemas, the parsers they share, and the strict parse, which reads the settings file first
+ * Every variable the processes read, described once: the API's, the worker's, the operator
+ * CLI's and the migration step's schemas, the parsers they share, and the strict parse, which reads the settings file first
  * (env-file.ts). Each process parses its own schema in its own config module; `npm start` checks them
  * all before it starts anything, and a test checks the README's configuration table against them.
  */
@@ -340,8 +340,19 @@ export const cliEnv = sharedEnv
   .extend(webhookDestinationEnv.shape)
   .superRefine(redisTopologyRules);
 
+/** The migration step (`npm run db:deploy`, the image's migration command): `scripts/start/migrate.ts`. */
+export const migrationEnv = sharedEnv
+  .pick({ ENV_FILE: true, DATABASE_URL: true, DATABASE_PASSWORD_FILE: true, DATABASE_DIRECT_URL: true })
+  .extend({
+    /**
+     * How long the migration step waits for PostgreSQL to accept connections (a server still
+     * starting, as on a container's first start) before it gives up; 0: not at all.
+     */
+    DATABASE_WAIT_TIMEOUT: duration.default(60_000),
+  });
+
 /** Which process reads which variables. */
-export const processEnvs = { API: apiEnv, worker: workerEnv, CLI: cliEnv } as const;
+export const processEnvs = { API: apiEnv, worker: workerEnv, CLI: cliEnv, migration: migrationEnv } as const;
 
 /**
  * Parses the process's environment, after reading its settings file (env-file.ts), or a given

@@ -25,10 +25,14 @@ export function readConfiguration({ apiOnly = false } = {}) {
   return { api: parseEnv(apiEnv), worker: apiOnly ? undefined : parseEnv(workerEnv) };
 }
 
-/** Creates the database when missing, and applies migrations only when some are pending. */
-export async function prepareDatabase({ url, setting }: MigrationTarget, say: Say): Promise<void> {
+/**
+ * Creates the database when missing, and applies migrations only when some are pending. With
+ * `waitMs`, a PostgreSQL not accepting connections yet is waited for that long (DATABASE_WAIT_TIMEOUT).
+ */
+export async function prepareDatabase({ url, setting }: MigrationTarget, say: Say, { waitMs = 0 } = {}): Promise<void> {
   const database = `database "${decodeURIComponent(new URL(url).pathname.slice(1))}" at ${hostOf(url, 5432)}`;
-  const created = (await ensureDatabase(url, setting)) === "created";
+  const wait = { timeoutMs: waitMs, setting: "DATABASE_WAIT_TIMEOUT", say };
+  const created = (await ensureDatabase(url, setting, wait)) === "created";
   if (created) say(`created the ${database}`);
   // The CLI reads the URL from its configuration (prisma/migrate/): handed over, it is the one checked here.
   const cliEnv = { DATABASE_DIRECT_URL: url };

@@ -9,7 +9,7 @@ import { validate as lintDockerfile } from "dockerfile-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { WORKER_NODE_FLAGS } from "../../scripts/start/entrypoints.js";
-import { apiEnv } from "../../src/env.js";
+import { apiEnv, migrationEnv } from "../../src/env.js";
 import { ENTRY_POINTS } from "../../scripts/image/bundle.js";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -26,6 +26,7 @@ type Service = {
   expose?: string[];
   volumes?: string[];
   secrets?: string[];
+  restart?: string;
   deploy?: { replicas?: number };
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { disable?: boolean; test?: string[] };
@@ -180,12 +181,16 @@ describe("compose.yaml", () => {
     expect(services.redis!.healthcheck?.test).toBeDefined();
   });
 
-  it("asks PostgreSQL's health over TCP", () => {
+  it("asks PostgreSQL's health over TCP, and has the migration wait for PostgreSQL rather than fail at once", () => {
     const { services } = compose();
     // The image's first-run setup server answers on its Unix socket alone (postgres-first-start.test.ts runs both).
     const [kind, check] = services.postgres!.healthcheck!.test!;
     expect(kind).toBe("CMD-SHELL");
     expect(check).toMatch(/^pg_isready (?:.* )?-h 127\.0\.0\.1 /);
+    // Run once (restart "no"): the migration's own wait, not restarts, bridges a PostgreSQL still starting.
+    expect(services.migrate!.restart).toBe("no");
+    expect(sourceOf(services.migrate!.command!)).toBe("scripts/start/migrate.ts");
+    expect(migrationEnv.parse(services.migrate!.environment).DATABASE_WAIT_TIMEOUT).toBeGreaterThanOrEqual(30_000);
   });
 
   it("runs commands that the build produces, and checks the worker by its heartbeat file", () => {
