@@ -25,7 +25,9 @@ async function admin(...args: string[]) {
   return adminWith({}, ...args);
 }
 
-describe("admin CLI", () => {
+// Each test runs the CLI a few times, a process of its own each: seconds apiece while other work
+// keeps the cores busy.
+describe("admin CLI", { timeout: 60_000 }, () => {
   it("merchant create --json prints a merchant id and a working merchant key", async () => {
     const { code, stdout } = await admin("merchant", "create", "--name", "Corner Cafe", "--currency", "aud", "--json");
     expect(code).toBe(0);

@@ -35,7 +35,10 @@ async function setUp(settings: (database: string) => Record<string, string> = ()
 
 const freePort = async () => (await freePorts(1))[0]!;
 
-describe("npm run db:reset", () => {
+/** Each test runs npm and the service's scripts in a copy of the project: seconds of CPU apiece while other work keeps the cores busy. */
+const PROCESS_TESTS_MS = 60_000;
+
+describe("npm run db:reset", { timeout: PROCESS_TESTS_MS }, () => {
   it("names the database .env gives and resets nothing without being told that name", async () => {
     const { database, project, marked } = await setUp();
     const refused = await project.npm(["db:reset"]);
@@ -62,7 +65,7 @@ describe("npm run db:reset", () => {
   });
 });
 
-describe("npm run db:deploy and Prisma's own commands", () => {
+describe("npm run db:deploy and Prisma's own commands", { timeout: PROCESS_TESTS_MS }, () => {
   it("db:deploy checks the database .env names", async () => {
     const { database, project } = await setUp();
     const { code, stdout } = await project.npm(["db:deploy"]);
@@ -84,7 +87,7 @@ describe("npm run db:deploy and Prisma's own commands", () => {
   });
 });
 
-describe("the db:* scripts", () => {
+describe("the db:* scripts", { timeout: PROCESS_TESTS_MS }, () => {
   // Prisma 6.19's CLI says the schema's url "will NOT be used" and that it is "skipping environment
   // variable loading": neither is so for these scripts, which read .env and give the adapter the URL.
   const misleading = /\bWARNING\b|will NOT be used|skipping environment variable loading/i;
@@ -108,7 +111,7 @@ describe("the db:* scripts", () => {
   }, 90_000);
 });
 
-describe("npm run start:api and start:worker", () => {
+describe("npm run start:api and start:worker", { timeout: PROCESS_TESTS_MS }, () => {
   it("start:api listens on the PORT .env gives", async () => {
     const port = await freePort();
     const { project } = await setUp(() => ({ PORT: String(port), METRICS_PORT: "0" }));
@@ -144,7 +147,7 @@ describe("npm run start:api and start:worker", () => {
   });
 });
 
-describe("npm run bench", () => {
+describe("npm run bench", { timeout: PROCESS_TESTS_MS }, () => {
   it("reads its settings file as the other entry points do", async () => {
     const { project } = await setUp();
     // bench/run.ts, as `npm run bench` runs it after `npm run setup`.
