@@ -40,9 +40,7 @@ export function outageReporter(dependency: string, logger: Logger) {
       const { message, code } = err as { message?: string; code?: string };
       logger.error({ dependency, err: { message, code } }, `${dependency} is unreachable; retrying with backoff`);
     },
-    recovered(this: void) {
-      recovered();
-    },
+    recovered,
   };
 }
 
