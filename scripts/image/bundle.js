@@ -33,36 +33,43 @@ export const ENTRY_POINTS = [
 ];
 
 /**
- * Bundles ENTRY_POINTS into `outdir`, at their paths (`outdir/src/api/server.js`). Code two of them
- * share, and what one imports only when needed (the tracing SDK, GraphiQL's page, Prisma's query
- * compiler), are chunks of their own, loaded when imported. The chunks sit two folders deep, as the
- * start scripts do: scripts/start/entrypoints.ts finds the tree it runs from two folders above itself.
+ * Bundles `entryPoints` (ENTRY_POINTS unless given) into `outdir`, at their paths
+ * (`outdir/src/api/server.js`). Code two of them share, and what one imports only when needed (the
+ * tracing SDK, GraphiQL's page, Prisma's query compiler), are chunks of their own, loaded when
+ * imported. The chunks sit two folders deep, as the start scripts do: scripts/start/entrypoints.ts
+ * finds the tree it runs from two folders above itself.
  *
  * @param {string} outdir
+ * @param {string[]} entryPoints
  */
-export async function bundle(outdir) {
+export async function bundle(outdir, entryPoints = ENTRY_POINTS) {
   rmSync(outdir, { recursive: true, force: true });
-  return esbuild.build({
-    absWorkingDir: root,
-    entryPoints: ENTRY_POINTS,
-    outdir,
-    outbase: ".",
-    bundle: true,
-    splitting: true,
-    chunkNames: "chunks/shared/[name]-[hash]",
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    // Their subpaths too (`prisma6/config`); pino-pretty is a development package the logger
-    // requires only when it is installed.
-    external: [...EXTERNAL, "pino-pretty"],
-    // CommonJS packages in an ES module call `require` for Node's modules.
-    banner: {
-      js: 'import { createRequire as __bundleRequire } from "node:module"; const require = __bundleRequire(import.meta.url);',
-    },
-    logLevel: "warning",
-    metafile: true,
-  });
+  try {
+    return await esbuild.build({
+      absWorkingDir: root,
+      entryPoints,
+      outdir,
+      outbase: ".",
+      bundle: true,
+      splitting: true,
+      chunkNames: "chunks/shared/[name]-[hash]",
+      format: "esm",
+      platform: "node",
+      target: "node20",
+      // Their subpaths too (`prisma6/config`); pino-pretty is a development package the logger
+      // requires only when it is installed.
+      external: [...EXTERNAL, "pino-pretty"],
+      // CommonJS packages in an ES module call `require` for Node's modules.
+      banner: {
+        js: 'import { createRequire as __bundleRequire } from "node:module"; const require = __bundleRequire(import.meta.url);',
+      },
+      logLevel: "warning",
+      metafile: true,
+    });
+  } finally {
+    // esbuild's service process would otherwise stay for as long as the process that called this.
+    await esbuild.stop();
+  }
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

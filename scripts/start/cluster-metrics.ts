@@ -30,8 +30,11 @@ export async function serveClusterMetrics(
   port: number,
   processes: () => ChildProcess[],
 ): Promise<Server> {
-  // Loaded only when there is a port to serve: the supervisor stays small otherwise.
-  const { AggregatorRegistry, Registry } = await import("prom-client");
+  // Loaded only when there is a port to serve: the supervisor stays small otherwise. prom-client is
+  // CommonJS, so its exports are the module's default; the image's bundle (scripts/image/bundle.js)
+  // gives no other name.
+  const promClient = (await import("prom-client")) as unknown as { default: typeof import("prom-client") };
+  const { AggregatorRegistry, Registry } = promClient.default;
   const aggregate = (all: Metrics[]) => AggregatorRegistry.aggregate(all);
   let retired: Metrics = [];
   const last = new Map<ChildProcess, Metrics>();
