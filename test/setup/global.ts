@@ -48,7 +48,7 @@ const PREPARED = Symbol.for("payreq.test.prepared");
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** The run's transpiled sources (test/built.ts). */
+    /** The run's bundles of the programs (test/built.ts). */
     build: string;
   }
 }

@@ -2,7 +2,7 @@
  * Several API processes per host, run as the README's "Running several API and worker processes"
  * writes them: `API_PROCESSES=2 npm run start:prod`, with one API process killed under a steady load
  * of calls, and then API and worker processes started by hand. Each npm script runs as package.json
- * says, from the run's transpiled sources (test/built.ts) in place of `dist/` or tsx's loader; the
+ * says, from the run's bundles (test/built.ts) in place of `dist/` or tsx's loader; the
  * ports the README names, or leaves at their defaults, are free ports here.
  */
 import type { ChildProcess } from "node:child_process";
@@ -39,7 +39,7 @@ function parse(line: string) {
   return { line, env, script: found[2]! };
 }
 
-/** An npm script's node arguments (`exec node [--import tsx] <file>`), run from the run's transpiled sources. */
+/** An npm script's node arguments (`exec node [--import tsx] <file>`), run from the run's bundles. */
 function nodeArgs(script: string): string[] {
   const file = /^exec node (?:--import tsx )?(\S+)$/.exec(scripts[script] ?? "")?.[1];
   if (!file) throw new Error(`npm run ${script} is "${scripts[script]}", not a node program this test can run`);
