@@ -3,6 +3,7 @@ import pg from "pg";
 import { PrismaClient } from "./generated/prisma/client.js";
 import type { Logger } from "./logger.js";
 import { namePreparedStatements, type Sql } from "./sql/prepared.js";
+import { queryBuilder, type QueryBuilder } from "./sql/query-builder.js";
 
 export { Prisma } from "./generated/prisma/client.js";
 
@@ -13,15 +14,18 @@ export { Prisma } from "./generated/prisma/client.js";
  */
 export let pool: pg.Pool;
 export let db: PrismaClient;
+/** The typed query builder (src/sql/query-builder.ts) on the same pool. */
+export let database: QueryBuilder;
 
-/** A database server as the process reads it: Prisma, and the pool under it. */
+/** A database server as the process reads it: Prisma, the query builder, and the pool under both. */
 export interface Database {
   db: PrismaClient;
+  database: QueryBuilder;
   pool: pg.Pool;
 }
 
 /** The primary (DATABASE_URL): every write, and every read that must see the latest state. */
-export const primaryDatabase = (): Database => ({ db, pool });
+export const primaryDatabase = (): Database => ({ db, database, pool });
 
 /**
  * The replica of DATABASE_READ_URL, when one is set: only reads that may lag run on it (lists, the
@@ -44,7 +48,7 @@ export interface DatabaseSettings {
 
 export function openDatabase(settings: DatabaseSettings, logger: Logger): void {
   namePreparedStatements(settings.preparedStatements ?? true);
-  ({ pool, db } = connect(settings.url, settings, logger));
+  ({ pool, db, database } = connect(settings.url, settings, logger));
   replica = settings.readUrl === undefined ? undefined : connect(settings.readUrl, settings, logger);
 }
 
@@ -61,7 +65,7 @@ function connect(url: string, { poolSize, applicationName }: DatabaseSettings, l
   pool.on("error", (err) =>
     logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, "idle database connection lost"),
   );
-  return { pool, db: new PrismaClient({ adapter: new PrismaPg(pool) }) };
+  return { pool, db: new PrismaClient({ adapter: new PrismaPg(pool) }), database: queryBuilder(pool) };
 }
 
 /** Closes what openDatabase opened. */

@@ -19,9 +19,12 @@ export async function ensureGeneratedClient(root: string): Promise<boolean> {
 
 async function currentStamp(root: string): Promise<string> {
   const inputs = await Promise.all(
-    ["prisma/schema.prisma", "node_modules/prisma/package.json", "node_modules/@pothos/plugin-prisma/package.json"].map((file) =>
-      readFile(join(root, file), "utf8"),
-    ),
+    [
+      "prisma/schema.prisma",
+      "node_modules/prisma/package.json",
+      "node_modules/@pothos/plugin-prisma/package.json",
+      "node_modules/prisma-kysely/package.json",
+    ].map((file) => readFile(join(root, file), "utf8")),
   );
   return createHash("sha256").update(inputs.join("\0")).digest("hex");
 }

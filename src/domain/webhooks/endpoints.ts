@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { randomUUID } from "node:crypto";
-import { inTransaction, pool, StatementParams, toUtcText as utc } from "../../db.js";
-import type { WebhookEndpoint } from "../../generated/prisma/client.js";
+import type { Selectable } from "kysely";
+import { database, inTransaction, StatementParams, toUtcText as utc } from "../../db.js";
+import type { WebhookEndpoint } from "../../generated/kysely/database.js";
 import { bigint, uuid } from "../../sql/columns.js";
-import { queryRow, queryRows, rowShape, statement } from "../../sql/statements.js";
+import { queryRow, rowShape, statement } from "../../sql/statements.js";
 import { webhookEndpoints } from "../../sql/tables.js";
 import { notFound } from "../auth.js";
 import type { DomainContext } from "../context.js";
@@ -11,9 +12,12 @@ import { ForbiddenError, ValidationError } from "../errors.js";
 import { SUBSCRIBABLE_EVENT_TYPES } from "../events/types.js";
 import { httpUrl, id, optional, parseInput, text } from "../validation.js";
 import { namesNonPublicAddress } from "./addresses.js";
-import { HOLD } from "./deliveries/states.js";
+import { HELD } from "./deliveries/states.js";
 import type { DestinationRules } from "./call-settings.js";
 import { endpointOwner, type EndpointScope } from "./endpoint-owner.js";
+
+/** A webhook endpoint as its row is. */
+export type Endpoint = Selectable<WebhookEndpoint>;
 
 /** How many endpoints one merchant may have (as Stripe allows). */
 export const ENDPOINTS_PER_MERCHANT = 16;
@@ -68,7 +72,7 @@ const insertedRow = rowShape({ endpoint: webhookEndpoints });
 /** The endpoint's row, and with an idempotency key the record of it on the key, in one statement. */
 function insertEndpoint(
   ctx: DomainContext,
-  endpoint: Pick<WebhookEndpoint, "id" | "merchantId" | "url" | "eventTypes" | "description" | "enabled">,
+  endpoint: Pick<Endpoint, "id" | "merchantId" | "url" | "eventTypes" | "description" | "enabled">,
   now: Date,
 ) {
   const p = new StatementParams();
@@ -92,7 +96,7 @@ export async function createWebhookEndpoint(
   ctx: DomainContext,
   input: CreateEndpointInput,
   rules: DestinationRules,
-): Promise<WebhookEndpoint> {
+): Promise<Endpoint> {
   const given = parseInput(createEndpointInput, codes, input);
   const { merchantId } = endpointOwner(ctx, given.merchantId);
   if (!merchantId) throw new ValidationError("INVALID_MERCHANT_ID", "merchantId is required.");
@@ -125,35 +129,27 @@ export async function createWebhookEndpoint(
   });
 }
 
-const LIST_ENDPOINTS = statement(
-  `SELECT ${webhookEndpoints.json("ep")} AS endpoint FROM webhook_endpoint ep
-   WHERE ep.merchant_id = $1 ORDER BY ep.created_at, ep.id`,
-  { endpoint: webhookEndpoints },
-);
-const FIND_ENDPOINT = statement(
-  `SELECT ${webhookEndpoints.json("ep")} AS endpoint FROM webhook_endpoint ep
-   WHERE ep.id = $1 AND ($2::uuid IS NULL OR ep.merchant_id = $2)`,
-  { endpoint: webhookEndpoints },
-);
+/** The endpoints `scope` may see: all of them for an operator. */
+const endpointsOf = (scope: EndpointScope) =>
+  database
+    .selectFrom("webhookEndpoint")
+    .selectAll()
+    .$if(scope.merchantId !== undefined, (query) => query.where("merchantId", "=", scope.merchantId!));
 
 /** The merchant's endpoints, oldest first. */
-export async function listWebhookEndpoints(ctx: DomainContext, input: { merchantId?: string } = {}): Promise<WebhookEndpoint[]> {
+export async function listWebhookEndpoints(ctx: DomainContext, input: { merchantId?: string } = {}): Promise<Endpoint[]> {
   const given = parseInput(z.object({ merchantId: id.optional() }), codes, input);
   const { merchantId } = endpointOwner(ctx, given.merchantId);
   if (!merchantId) throw new ValidationError("INVALID_MERCHANT_ID", "merchantId is required.");
-  return (await queryRows(pool, LIST_ENDPOINTS, [merchantId])).map((row) => row.endpoint);
+  return endpointsOf({ merchantId }).orderBy("createdAt").orderBy("id").execute();
 }
 
 /** One endpoint the caller may see; WEBHOOK_ENDPOINT_NOT_FOUND otherwise. */
-export async function getWebhookEndpoint(ctx: DomainContext, input: { endpointId: string }): Promise<WebhookEndpoint> {
+export async function getWebhookEndpoint(ctx: DomainContext, input: { endpointId: string }): Promise<Endpoint> {
   const { endpointId } = parseInput(endpointIdInput, codes, input);
-  return findEndpoint(endpointOwner(ctx), endpointId);
-}
-
-async function findEndpoint(scope: EndpointScope, endpointId: string): Promise<WebhookEndpoint> {
-  const row = await queryRow(pool, FIND_ENDPOINT, [endpointId, scope.merchantId ?? null]);
-  if (!row) throw notFound("WEBHOOK_ENDPOINT_NOT_FOUND");
-  return row.endpoint;
+  const endpoint = await endpointsOf(endpointOwner(ctx)).where("id", "=", endpointId).executeTakeFirst();
+  if (!endpoint) throw notFound("WEBHOOK_ENDPOINT_NOT_FOUND");
+  return endpoint;
 }
 
 /**
@@ -161,63 +157,73 @@ async function findEndpoint(scope: EndpointScope, endpointId: string): Promise<W
  * sends them); enabling it clears why it was disabled and since when it was failing, and its held
  * deliveries stay held until recovered. A new URL takes effect for every later attempt.
  */
-const UPDATE_ENDPOINT = statement(
-  `WITH updated AS (
-     UPDATE webhook_endpoint ep SET
-       url = COALESCE($3, ep.url),
-       event_types = COALESCE($4::"EventType"[], ep.event_types),
-       description = CASE WHEN $5::boolean THEN $6 ELSE ep.description END,
-       enabled = COALESCE($7, ep.enabled),
-       disabled_at = CASE WHEN $7 = false AND ep.enabled THEN $8::timestamp(3) WHEN $7 THEN NULL ELSE ep.disabled_at END,
-       disabled_reason = CASE WHEN $7 = false AND ep.enabled THEN $9 WHEN $7 THEN NULL ELSE ep.disabled_reason END,
-       failing_since = CASE WHEN $7 AND NOT ep.enabled THEN NULL ELSE ep.failing_since END,
-       updated_at = $8::timestamp(3)
-     WHERE ep.id = $1 AND ($2::uuid IS NULL OR ep.merchant_id = $2)
-     RETURNING ep.*),
-   held AS (
-     UPDATE webhook_event e SET ${HOLD}, updated_at = $8::timestamp(3)
-     FROM updated u
-     WHERE NOT u.enabled AND e.endpoint_id = u.id AND e.state = 'PENDING' AND e.type <> 'PING'
-       AND (e.lease_until IS NULL OR e.lease_until <= $8::timestamp(3)))
-   SELECT ${webhookEndpoints.json("u")} AS endpoint FROM updated u`,
-  { endpoint: webhookEndpoints },
-);
-
 export async function updateWebhookEndpoint(
   ctx: DomainContext,
   input: UpdateEndpointInput,
   rules: DestinationRules,
-): Promise<WebhookEndpoint> {
+): Promise<Endpoint> {
   const given = parseInput(updateEndpointInput, codes, input);
-  const scope = endpointOwner(ctx);
+  const { merchantId } = endpointOwner(ctx);
   assertDestination(given.url, rules);
-  const row = await queryRow(pool, UPDATE_ENDPOINT, [
-    given.endpointId,
-    scope.merchantId ?? null,
-    given.url ?? null,
-    given.eventTypes ?? null,
-    given.description !== undefined,
-    given.description ?? null,
-    given.enabled ?? null,
-    utc(ctx.now()),
-    ctx.actor.kind === "operator" ? "disabled by an operator" : "disabled by its merchant",
-  ]);
-  if (!row) throw notFound("WEBHOOK_ENDPOINT_NOT_FOUND");
-  ctx.logger.info({ endpointId: given.endpointId, enabled: row.endpoint.enabled }, "webhook endpoint updated");
-  return row.endpoint;
+  const now = ctx.now();
+  const disabledReason = ctx.actor.kind === "operator" ? "disabled by an operator" : "disabled by its merchant";
+  const endpoint = await database
+    .with("updated", (db) =>
+      db
+        .updateTable("webhookEndpoint as ep")
+        .set((eb) => ({
+          ...(given.url !== undefined && { url: given.url }),
+          ...(given.eventTypes !== undefined && { eventTypes: given.eventTypes }),
+          ...(given.description !== undefined && { description: given.description ?? null }),
+          // Enabled again: no longer disabled, and failing only from its next failure.
+          ...(given.enabled === true && {
+            enabled: true,
+            disabledAt: null,
+            disabledReason: null,
+            failingSince: eb.case().when("ep.enabled", "=", true).then(eb.ref("ep.failingSince")).else(null).end(),
+          }),
+          // Disabled now, or still disabled since it was.
+          ...(given.enabled === false && {
+            enabled: false,
+            disabledAt: eb.case().when("ep.enabled", "=", true).then(now).else(eb.ref("ep.disabledAt")).end(),
+            disabledReason: eb.case().when("ep.enabled", "=", true).then(disabledReason).else(eb.ref("ep.disabledReason")).end(),
+          }),
+          updatedAt: now,
+        }))
+        .where("ep.id", "=", given.endpointId)
+        .$if(merchantId !== undefined, (query) => query.where("ep.merchantId", "=", merchantId!))
+        .returningAll(),
+    )
+    .with("held", (db) =>
+      db
+        .updateTable("webhookEvent as e")
+        .from("updated as u")
+        .set({ ...HELD, updatedAt: now })
+        .whereRef("e.endpointId", "=", "u.id")
+        .where("u.enabled", "=", false)
+        .where("e.state", "=", "PENDING")
+        .where("e.type", "<>", "PING")
+        .where((eb) => eb.or([eb("e.leaseUntil", "is", null), eb("e.leaseUntil", "<=", now)])),
+    )
+    .selectFrom("updated")
+    .selectAll()
+    .executeTakeFirst();
+  if (!endpoint) throw notFound("WEBHOOK_ENDPOINT_NOT_FOUND");
+  ctx.logger.info({ endpointId: given.endpointId, enabled: endpoint.enabled }, "webhook endpoint updated");
+  return endpoint;
 }
 
-const DELETE_ENDPOINT = statement(
-  `DELETE FROM webhook_endpoint ep WHERE ep.id = $1 AND ($2::uuid IS NULL OR ep.merchant_id = $2)
-   RETURNING ${webhookEndpoints.json("ep")} AS endpoint`,
-  { endpoint: webhookEndpoints },
-);
-
 /** Deletes an endpoint with its deliveries and their attempts; its events stay in the events API. */
-export async function deleteWebhookEndpoint(ctx: DomainContext, input: { endpointId: string }): Promise<WebhookEndpoint> {
+export async function deleteWebhookEndpoint(ctx: DomainContext, input: { endpointId: string }): Promise<Endpoint> {
   const { endpointId } = parseInput(endpointIdInput, codes, input);
-  const row = await queryRow(pool, DELETE_ENDPOINT, [endpointId, endpointOwner(ctx).merchantId ?? null]);
-  if (!row) throw notFound("WEBHOOK_ENDPOINT_NOT_FOUND");
+  const { merchantId } = endpointOwner(ctx);
+  const endpoint = await database
+    .deleteFrom("webhookEndpoint")
+    .where("id", "=", endpointId)
+    .$if(merchantId !== undefined, (query) => query.where("merchantId", "=", merchantId!))
+    .returningAll()
+    .executeTakeFirst();
+  if (!endpoint) throw notFound("WEBHOOK_ENDPOINT_NOT_FOUND");
   ctx.logger.info({ endpointId }, "webhook endpoint deleted");
-  return row.endpoint;
+  return endpoint;
 }

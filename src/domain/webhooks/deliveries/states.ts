@@ -3,6 +3,8 @@
  * one whose endpoint is disabled when its attempt comes, or when it disables the endpoint; an
  * endpoint's update holds those waiting when the merchant disables it. A recovery sends them.
  */
+export const HELD = { state: "HELD", enqueuedAt: null, lastError: "its endpoint is disabled" } as const;
+/** HELD, as the SET of the statements written in SQL text. */
 export const HOLD = "state = 'HELD', enqueued_at = NULL, last_error = 'its endpoint is disabled'";
 
 /**
