@@ -1,4 +1,6 @@
-import { StatementParams, type Tx } from "../../db.js";
+import { randomUUID } from "node:crypto";
+import { StatementParams } from "../../db.js";
+import type { QueryBuilder } from "../../sql/query-builder.js";
 import type { Actor, DomainContext } from "../context.js";
 
 export type ActivityAction =
@@ -47,8 +49,20 @@ export function activityParts(p: StatementParams, ctx: WriteContext, activity: N
   return parts;
 }
 
-/** Appends one activity in the caller's Prisma transaction (key changes; see activityParts). */
-export async function recordActivity(tx: Tx, ctx: DomainContext, activity: NewActivity): Promise<void> {
-  const p = new StatementParams();
-  await tx.$executeRawUnsafe(`WITH ${activityParts(p, ctx, activity).join(",\n")} SELECT 1`, ...p.values);
+/** Appends one activity in the caller's transaction (key changes, which carry no idempotency record). */
+export async function recordActivity(qb: QueryBuilder, ctx: DomainContext, activity: NewActivity): Promise<void> {
+  await qb
+    .insertInto("activity")
+    .values({
+      id: randomUUID(),
+      merchantId: activity.merchantId ?? null,
+      requestId: activity.requestId ?? null,
+      transactionId: activity.transactionId ?? null,
+      action: activity.action,
+      actor: actorName(ctx.actor),
+      correlationId: ctx.requestId,
+      outcome: activity.outcome,
+      createdAt: ctx.now(),
+    })
+    .execute();
 }

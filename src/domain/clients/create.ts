@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { db } from "../../db.js";
+import { randomUUID } from "node:crypto";
+import { database } from "../../db.js";
 import { notFound, requireOperator } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { id, optional, parseInput, text } from "../validation.js";
@@ -13,16 +14,25 @@ const createClientInput = z.object({ merchantId: id, name: optional(text(200)) }
 export async function createClient(ctx: DomainContext, input: z.input<typeof createClientInput>) {
   requireOperator(ctx);
   const { merchantId, name } = parseInput(createClientInput, { merchantId: "INVALID_MERCHANT_ID" }, input);
-  return db.$transaction(async (tx) => {
-    const merchant = await tx.merchant.findUnique({
-      where: { id: merchantId },
-      include: { items: { where: { clientId: null } } },
-    });
+  return database.transaction().execute(async (trx) => {
+    const merchant = await trx.selectFrom("merchant").select("id").where("id", "=", merchantId).executeTakeFirst();
     if (!merchant) throw notFound("MERCHANT_NOT_FOUND");
-    const client = await tx.client.create({ data: { merchantId, name: name ?? null } });
-    await tx.configurationItem.createMany({
-      data: merchant.items.map(({ id: _id, clientId: _clientId, ...item }) => ({ ...item, clientId: client.id })),
-    });
-    return { clientId: client.id, merchantId };
+    const clientId = randomUUID();
+    await trx
+      .insertInto("client")
+      .values({ id: clientId, merchantId, name: name ?? null, createdAt: ctx.now() })
+      .execute();
+    const items = await trx
+      .selectFrom("configurationItem")
+      .selectAll()
+      .where("merchantId", "=", merchantId)
+      .where("clientId", "is", null)
+      .execute();
+    if (items.length > 0)
+      await trx
+        .insertInto("configurationItem")
+        .values(items.map((item) => ({ ...item, id: randomUUID(), clientId })))
+        .execute();
+    return { clientId, merchantId };
   });
 }

@@ -1,4 +1,4 @@
-import { db } from "../../db.js";
+import { database } from "../../db.js";
 import { markRevoked } from "../../key-revocations.js";
 import { requireOperator } from "../auth.js";
 import type { DomainContext } from "../context.js";
@@ -14,14 +14,18 @@ export async function revokeApiKey(ctx: DomainContext, keyOrPrefix: string) {
   if (!parsed.success) throw new ValidationError("BAD_REQUEST", `KEY_PREFIX ${parsed.error.issues[0]!.message}`);
   const prefix = keyPrefixOf(parsed.data.prefix);
   const now = ctx.now();
-  const revoked = await db.$transaction(async (tx) => {
-    const result = await tx.apiKey.updateMany({ where: { prefix, revokedAt: null }, data: { revokedAt: now } });
-    const key = await tx.apiKey.findUnique({ where: { prefix }, select: { merchantId: true } });
-    if (result.count === 1)
-      await recordActivity(tx, ctx, { action: "key.revoked", merchantId: key?.merchantId, outcome: `revoked ${prefix}` });
-    return result;
+  const revoked = await database.transaction().execute(async (trx) => {
+    const key = await trx
+      .updateTable("apiKey")
+      .set({ revokedAt: now })
+      .where("prefix", "=", prefix)
+      .where("revokedAt", "is", null)
+      .returning("merchantId")
+      .executeTakeFirst();
+    if (key) await recordActivity(trx, ctx, { action: "key.revoked", merchantId: key.merchantId, outcome: `revoked ${prefix}` });
+    return key !== undefined;
   });
-  const key = await db.apiKey.findUnique({ where: { prefix } });
+  const key = await database.selectFrom("apiKey").select("revokedAt").where("prefix", "=", prefix).executeTakeFirst();
   if (!key) throw new ValidationError("BAD_REQUEST", `No API key has the prefix ${prefix}.`);
   try {
     await markRevoked(prefix);
@@ -31,7 +35,7 @@ export async function revokeApiKey(ctx: DomainContext, keyOrPrefix: string) {
       { cause: err },
     );
   }
-  ctx.logger.info({ keyPrefix: prefix }, revoked.count ? "api key revoked" : "api key was already revoked");
+  ctx.logger.info({ keyPrefix: prefix }, revoked ? "api key revoked" : "api key was already revoked");
   return { prefix, revokedAt: key.revokedAt!.toISOString() };
 }
 
@@ -47,17 +51,19 @@ export async function revokeKeysLabelled(
 ): Promise<string[]> {
   requireOperator(ctx);
   const now = ctx.now();
-  return db.$transaction(async (tx) => {
-    const where = {
-      merchantId,
-      kind: merchantId ? ("MERCHANT" as const) : ("PAYER" as const),
-      label: { in: labels },
-      revokedAt: null,
-    };
-    const keys = await tx.apiKey.findMany({ where, select: { prefix: true } });
-    await tx.apiKey.updateMany({ where: { ...where, prefix: { in: keys.map((key) => key.prefix) } }, data: { revokedAt: now } });
+  if (labels.length === 0) return [];
+  return database.transaction().execute(async (trx) => {
+    const keys = await trx
+      .updateTable("apiKey")
+      .set({ revokedAt: now })
+      .where((eb) => (merchantId === null ? eb("merchantId", "is", null) : eb("merchantId", "=", merchantId)))
+      .where("kind", "=", merchantId ? "MERCHANT" : "PAYER")
+      .where("label", "in", labels)
+      .where("revokedAt", "is", null)
+      .returning("prefix")
+      .execute();
     for (const { prefix } of keys)
-      await recordActivity(tx, ctx, { action: "key.revoked", merchantId, outcome: `revoked ${prefix}` });
+      await recordActivity(trx, ctx, { action: "key.revoked", merchantId, outcome: `revoked ${prefix}` });
     return keys.map((key) => key.prefix);
   });
 }

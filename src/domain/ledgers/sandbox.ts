@@ -1,5 +1,4 @@
-import type { Tx } from "../../db.js";
-import type { Ledger } from "../../generated/prisma/client.js";
+import type { QueryBuilder } from "../../sql/query-builder.js";
 
 export const TEST_UPLINK = "test.uplink";
 
@@ -12,8 +11,12 @@ export function sandboxWalletLedgerId(currency: string): string {
  * The sandbox wallet ledger for a currency, created on first use. ON CONFLICT makes concurrent
  * first uses safe, which Prisma's upsert (a read, then a write) is not.
  */
-export async function ensureSandboxWalletLedger(tx: Tx, currency: string): Promise<Ledger> {
+export async function ensureSandboxWalletLedger(qb: QueryBuilder, currency: string): Promise<{ id: string }> {
   const id = sandboxWalletLedgerId(currency);
-  await tx.$executeRaw`INSERT INTO ledger (id, currency, connector) VALUES (${id}, ${currency}, 'SANDBOX_WALLET') ON CONFLICT (id) DO NOTHING`;
-  return tx.ledger.findUniqueOrThrow({ where: { id } });
+  await qb
+    .insertInto("ledger")
+    .values({ id, currency, connector: "SANDBOX_WALLET" })
+    .onConflict((conflict) => conflict.column("id").doNothing())
+    .execute();
+  return { id };
 }

@@ -1,4 +1,5 @@
-import { db } from "../../db.js";
+import { randomUUID } from "node:crypto";
+import { database } from "../../db.js";
 import { requireOperator } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { createApiKey } from "../keys/create.js";
@@ -11,13 +12,16 @@ import { createMerchantCodes, createMerchantInput, type CreateMerchantInput } fr
 export async function createMerchant(ctx: DomainContext, input: CreateMerchantInput) {
   requireOperator(ctx);
   const { name, currency } = parseInput(createMerchantInput, createMerchantCodes, input);
-  return db.$transaction(async (tx) => {
-    await ensureSandboxWalletLedger(tx, currency);
-    const merchant = await tx.merchant.create({ data: { name } });
-    await tx.configurationItem.createMany({
-      data: defaultConfigurationItems(currency).map((item) => ({ ...item, merchantId: merchant.id })),
-    });
-    const { apiKey } = await createApiKey(ctx, { kind: "MERCHANT", merchantId: merchant.id, label: "initial" }, tx);
-    return { merchantId: merchant.id, name: merchant.name, currency, apiKey };
+  const now = ctx.now();
+  return database.transaction().execute(async (trx) => {
+    await ensureSandboxWalletLedger(trx, currency);
+    const merchantId = randomUUID();
+    await trx.insertInto("merchant").values({ id: merchantId, name, createdAt: now, updatedAt: now }).execute();
+    await trx
+      .insertInto("configurationItem")
+      .values(defaultConfigurationItems(currency).map((item) => ({ ...item, id: randomUUID(), merchantId })))
+      .execute();
+    const { apiKey } = await createApiKey(ctx, { kind: "MERCHANT", merchantId, label: "initial" }, trx);
+    return { merchantId, name, currency, apiKey };
   });
 }

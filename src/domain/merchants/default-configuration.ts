@@ -1,4 +1,6 @@
-import type { PaymentMethod, Prisma } from "../../generated/prisma/client.js";
+import type { Insertable } from "kysely";
+import type { ConfigurationItem } from "../../generated/kysely/database.js";
+import type { PaymentMethod } from "../../generated/kysely/enums.js";
 import { sandboxWalletLedgerId, TEST_UPLINK } from "../ledgers/sandbox.js";
 
 const ALL_METHODS: PaymentMethod[] = ["QR_CODE", "NFC", "AUTH_ALPHANUMERIC", "AUTH_NUMERIC"];
@@ -10,7 +12,7 @@ const ICON_SVG =
  * The sandbox configuration a new merchant starts with: the test uplink and the sandbox wallet
  * ledger of its currency, each accepting that currency only and every payment method.
  */
-export function defaultConfigurationItems(currency: string): Omit<Prisma.ConfigurationItemCreateManyInput, "merchantId">[] {
+export function defaultConfigurationItems(currency: string): Omit<Insertable<ConfigurationItem>, "id" | "merchantId">[] {
   const fractionalDigits =
     new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
   const display = {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { db } from "../../db.js";
+import { randomUUID } from "node:crypto";
+import { database } from "../../db.js";
 import { requireOperator } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { ensureSandboxWalletLedger } from "../ledgers/sandbox.js";
@@ -18,9 +19,14 @@ const createWalletInput = z.object({
 export async function createWallet(ctx: DomainContext, input: z.input<typeof createWalletInput>) {
   requireOperator(ctx);
   const params = parseInput(createWalletInput, { currency: "INVALID_ASSET", balance: "INVALID_AMOUNT" }, input);
-  return db.$transaction(async (tx) => {
-    const ledger = await ensureSandboxWalletLedger(tx, params.currency);
-    const wallet = await tx.sandboxWallet.create({ data: { currency: params.currency, balance: params.balance } });
-    return { walletId: wallet.id, currency: wallet.currency, balance: Number(wallet.balance), ledger: ledger.id };
+  const now = ctx.now();
+  return database.transaction().execute(async (trx) => {
+    const ledger = await ensureSandboxWalletLedger(trx, params.currency);
+    const walletId = randomUUID();
+    await trx
+      .insertInto("sandboxWallet")
+      .values({ id: walletId, currency: params.currency, balance: params.balance, createdAt: now, updatedAt: now })
+      .execute();
+    return { walletId, currency: params.currency, balance: Number(params.balance), ledger: ledger.id };
   });
 }
