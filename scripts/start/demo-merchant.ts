@@ -6,7 +6,7 @@
  * starts printed, so that demo keys do not pile up. Development only.
  */
 import { randomUUID } from "node:crypto";
-import { closeDatabase, db, openDatabase, type DatabaseSettings } from "../../src/db.js";
+import { closeDatabase, database, openDatabase, type DatabaseSettings } from "../../src/db.js";
 import type { DomainContext } from "../../src/domain/context.js";
 import { createApiKey } from "../../src/domain/keys/create.js";
 import { revokeKeysLabelled } from "../../src/domain/keys/revoke.js";
@@ -30,16 +30,22 @@ export interface DemoCredentials {
   request: { requestCode: string; shortCode: string };
 }
 
-async function seedDemoMerchant(database: DatabaseSettings): Promise<DemoCredentials> {
+async function seedDemoMerchant(settings: DatabaseSettings): Promise<DemoCredentials> {
   const ctx: DomainContext = {
     actor: { kind: "operator" },
     requestId: randomUUID(),
     logger: createLogger({ level: "warn" }, "start"),
     now: () => new Date(),
   };
-  openDatabase(database, ctx.logger);
+  openDatabase(settings, ctx.logger);
   try {
-    const existing = await db.merchant.findFirst({ where: { name: DEMO_NAME }, orderBy: { createdAt: "asc" } });
+    const existing = await database
+      .selectFrom("merchant")
+      .select("id")
+      .where("name", "=", DEMO_NAME)
+      .orderBy("createdAt")
+      .limit(1)
+      .executeTakeFirst();
     // The keys earlier starts printed stop working: the demo merchant's, and the demo payer keys.
     if (existing) await revokeKeysLabelled(ctx, { merchantId: existing.id, labels: [DEMO_LABEL, "initial"] });
     await revokeKeysLabelled(ctx, { merchantId: null, labels: [DEMO_LABEL] });

@@ -1,5 +1,6 @@
-import { db } from "../../db.js";
-import type { ConfigurationItem, Merchant } from "../../generated/prisma/client.js";
+import type { Selectable } from "kysely";
+import { database } from "../../db.js";
+import type { ConfigurationItem, Merchant } from "../../generated/kysely/database.js";
 import { requireOwnMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { ForbiddenError } from "../errors.js";
@@ -7,9 +8,9 @@ import { parseInput } from "../validation.js";
 import { configurationInfoCodes, configurationInfoInput, type ConfigurationInfoInput } from "./schemas.js";
 
 export interface MerchantConfiguration {
-  merchant: Merchant;
+  merchant: Selectable<Merchant>;
   clientId: string | null;
-  items: ConfigurationItem[];
+  items: Selectable<ConfigurationItem>[];
 }
 
 /** The configuration items of the calling merchant, or of one of its clients. */
@@ -21,9 +22,22 @@ export async function getMerchantConfiguration(
   requireOwnMerchant(ctx, params.merchantId);
   const clientId = params.clientId ?? null;
   const [merchant, client, items] = await Promise.all([
-    db.merchant.findUniqueOrThrow({ where: { id: params.merchantId } }),
-    clientId ? db.client.findFirst({ where: { id: clientId, merchantId: params.merchantId } }) : null,
-    db.configurationItem.findMany({ where: { merchantId: params.merchantId, clientId }, orderBy: { index: "asc" } }),
+    database.selectFrom("merchant").selectAll().where("id", "=", params.merchantId).executeTakeFirstOrThrow(),
+    clientId
+      ? database
+          .selectFrom("client")
+          .select("id")
+          .where("id", "=", clientId)
+          .where("merchantId", "=", params.merchantId)
+          .executeTakeFirst()
+      : null,
+    database
+      .selectFrom("configurationItem")
+      .selectAll()
+      .where("merchantId", "=", params.merchantId)
+      .where((eb) => (clientId ? eb("clientId", "=", clientId) : eb("clientId", "is", null)))
+      .orderBy("index")
+      .execute(),
   ]);
   if (clientId && !client) {
     throw new ForbiddenError("MERCHANT_CONFIGURATION_NOT_FOUND", "The clientId is not a configuration of this merchant.");

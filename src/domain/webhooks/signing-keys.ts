@@ -1,5 +1,10 @@
 import type { JWK } from "jose";
-import { db } from "../../db.js";
+import { sql } from "kysely";
+import { database } from "../../db.js";
+import type { QueryBuilder } from "../../sql/query-builder.js";
+
+/** Waits for, then holds until the transaction ends, the lock named `name` (one per kind of work). */
+const lockFor = (qb: QueryBuilder, name: string) => sql`SELECT pg_advisory_xact_lock(hashtext(${name}))`.execute(qb);
 
 /**
  * Public halves of the notification signing keys. Exactly one is current; a key that a newer one
@@ -19,25 +24,30 @@ export type SigningKeySource = "setting" | "directory";
  * given the current key's file as WEBHOOK_SIGNING_KEY takes it over for the setting.
  */
 export async function publishSigningKey(kid: string, publicJwk: JWK, now: Date, overlapMs: number, source: SigningKeySource) {
-  await db.$transaction(async (tx) => {
+  await database.transaction().execute(async (trx) => {
     // Rotations queue behind each other, so two at once cannot both retire the same current key.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('signing_key'))`;
-    const current = await tx.signingKey.findFirst({ where: { retiredAt: null } });
+    await lockFor(trx, "signing_key");
+    const current = await trx
+      .selectFrom("signingKey")
+      .select(["kid", "source"])
+      .where("retiredAt", "is", null)
+      .executeTakeFirst();
     if (current?.kid === kid) {
-      if (current.source !== source) await tx.signingKey.update({ where: { kid }, data: { source } });
+      if (current.source !== source) await trx.updateTable("signingKey").set({ source }).where("kid", "=", kid).execute();
       return;
     }
     if (current) {
-      await tx.signingKey.update({
-        where: { kid: current.kid },
-        data: { retiredAt: now, publishedUntil: new Date(now.getTime() + overlapMs) },
-      });
+      await trx
+        .updateTable("signingKey")
+        .set({ retiredAt: now, publishedUntil: new Date(now.getTime() + overlapMs) })
+        .where("kid", "=", current.kid)
+        .execute();
     }
-    await tx.signingKey.upsert({
-      where: { kid },
-      create: { kid, publicJwk, createdAt: now, source },
-      update: { retiredAt: null, publishedUntil: null, source },
-    });
+    await trx
+      .insertInto("signingKey")
+      .values({ kid, publicJwk: JSON.stringify(publicJwk), createdAt: now, source })
+      .onConflict((conflict) => conflict.column("kid").doUpdateSet({ retiredAt: null, publishedUntil: null, source }))
+      .execute();
   });
 }
 
@@ -48,19 +58,16 @@ export async function publishSigningKey(kid: string, publicJwk: JWK, now: Date, 
  * lock is another.)
  */
 export async function holdingKeyGeneration<T>(run: () => Promise<T>): Promise<T> {
-  return db.$transaction(
-    async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('signing_key_generation'))`;
-      return run();
-    },
-    { maxWait: 30_000, timeout: 60_000 },
-  );
+  return database.transaction().execute(async (trx) => {
+    await lockFor(trx, "signing_key_generation");
+    return run();
+  });
 }
 
 /** The current key's kid and where it is kept (null: not recorded), or null when there is none. */
 export async function currentSigningKey(): Promise<{ kid: string; source: SigningKeySource | null } | null> {
-  const key = await db.signingKey.findFirst({ where: { retiredAt: null }, select: { kid: true, source: true } });
-  return key && { kid: key.kid, source: key.source as SigningKeySource | null };
+  const key = await database.selectFrom("signingKey").select(["kid", "source"]).where("retiredAt", "is", null).executeTakeFirst();
+  return key ? { kid: key.kid, source: key.source as SigningKeySource | null } : null;
 }
 
 export async function currentSigningKid(): Promise<string | null> {
@@ -69,9 +76,11 @@ export async function currentSigningKid(): Promise<string | null> {
 
 /** The JWKS: the current key and retired keys still inside their overlap. */
 export async function publishedSigningKeys(now: Date): Promise<{ keys: JWK[] }> {
-  const keys = await db.signingKey.findMany({
-    where: { OR: [{ retiredAt: null }, { publishedUntil: { gt: now } }] },
-    orderBy: { createdAt: "desc" },
-  });
+  const keys = await database
+    .selectFrom("signingKey")
+    .select(["kid", "publicJwk"])
+    .where((eb) => eb.or([eb("retiredAt", "is", null), eb("publishedUntil", ">", now)]))
+    .orderBy("createdAt", "desc")
+    .execute();
   return { keys: keys.map((key) => ({ ...(key.publicJwk as JWK), kid: key.kid, alg: "ES256", use: "sig" })) };
 }
