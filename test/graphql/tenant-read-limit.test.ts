@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished, vi } from "vitest";
-import { db } from "../../src/db.js";
+import pg from "pg";
 import { READS_AT_ONCE } from "../../src/graphql/tenant-read-limit.js";
 import { graphqlPost } from "../fixtures.js";
 import { buildMerchant, buildRequest, type TestMerchant } from "../factories.js";
@@ -7,22 +7,30 @@ import { until } from "../until.js";
 
 /**
  * One merchant's reads of one table held until released, so that they stay running, and the reads
- * behind them waiting, for as long as the test needs; every other read as usual. A spy on the
- * client, not a module mock: the API's test files share their modules.
+ * behind them waiting, for as long as the test needs; every other statement as usual. Held where
+ * every statement passes, on pg's client (whichever of Prisma and the query builder wrote it), by a
+ * spy, not a module mock: the API's test files share their modules.
  */
-function hold(merchant: TestMerchant, table: "activity" | "paymentRequest") {
+function hold(merchant: TestMerchant, table: "activity" | "payment_request") {
   const held = { running: 0, most: 0, release: () => {} };
   const gate = new Promise<void>((resolve) => (held.release = resolve));
-  const model = db[table] as unknown as { findMany: (args: unknown) => Promise<unknown[]> };
-  const findMany = model.findMany.bind(model);
-  const spy = vi.spyOn(model, "findMany").mockImplementation((args) => {
-    if ((args as { where?: { merchantId?: string } }).where?.merchantId !== merchant.merchantId) return findMany(args);
+  const reads = new RegExp(`\\bfrom "(?:public"\\.")?${table}"`, "i");
+  // The method itself, to call on each client (a property read, not a method taken off its object).
+  const query: (this: pg.Client, ...args: unknown[]) => unknown = Object.getOwnPropertyDescriptor(
+    pg.Client.prototype,
+    "query",
+  )!.value;
+  const spy = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+    const config = args[0] as { text?: string; values?: unknown[] } | string | undefined;
+    const [text, values] =
+      typeof config === "string" ? [config, args[1] as unknown[] | undefined] : [config?.text, config?.values];
+    if (!reads.test(text ?? "") || !values?.includes(merchant.merchantId)) return query.apply(this, args);
     return (async () => {
       held.running++;
       held.most = Math.max(held.most, held.running);
       await gate;
       held.running--;
-      return findMany(args);
+      return query.apply(this, args);
     })();
   });
   // A failed test leaves no read held, and the client as it was.
@@ -74,7 +82,7 @@ describe("a tenant's limit of reads at once", () => {
   it("refuses a merchant's next call with 429 while 5000 of its reads wait, and not another merchant's", async () => {
     const flooder = await buildMerchant();
     const other = await buildMerchant();
-    const pages = hold(flooder, "paymentRequest");
+    const pages = hold(flooder, "payment_request");
     // 260 calls of 20 pages each: 3 pages run (held), and the rest wait until 5,000 do.
     const flood = Array.from({ length: 260 }, () => post(flooder.apiKey, pagesWithActivities(20), { n: 1 }));
     const probe = (merchant: TestMerchant) => post(merchant.apiKey, "{ __typename }");

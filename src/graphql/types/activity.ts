@@ -1,9 +1,10 @@
 import { requestActivities } from "../../domain/audit/list.js";
-import type { Activity as ActivityRow } from "../../generated/prisma/client.js";
+import type { Selectable } from "kysely";
+import type { Activity as ActivityTable } from "../../generated/kysely/database.js";
 import { builder } from "../builder.js";
 import { PaymentRequest } from "./request.js";
 
-const Activity = builder.objectRef<ActivityRow>("Activity").implement({
+const Activity = builder.objectRef<Selectable<ActivityTable>>("Activity").implement({
   description: "One state change in the audit trail. The trail is append-only.",
   fields: (t) => ({
     action: t.exposeString("action", {
