@@ -181,6 +181,14 @@ describe("a failing endpoint", () => {
       await Promise.all(Array.from({ length: 20 }, () => paid(merchant)));
       await until(health, (h) => (h?.failures ?? 0) >= TRIP_AFTER, 15_000, "the endpoint to be tripped");
       expect(hanging.most()).toBeLessThanOrEqual(FEW);
+      // The attempts under way when it was tripped end (each within its timeout) before the probes
+      // are counted: their failures, after the count below, would stand for probes never made.
+      await until(
+        () => hanging.holding(),
+        (open) => open <= 1,
+        10_000,
+        "the attempts made before the trip to end",
+      );
       hanging.resetMost();
       const tripped = (await health())!.failures;
       await until(health, (h) => h!.failures >= tripped + 3, 15_000, "three probes to fail");
