@@ -8,9 +8,10 @@ import { queryBuilder, type QueryBuilder } from "./sql/query-builder.js";
 export { Prisma } from "./generated/prisma/client.js";
 
 /**
- * The process's database: one pg pool, with Prisma on it through the driver adapter. The few
- * hot-path reads that measurements showed Prisma's per-query cost dominating (bench/) use the
- * pool directly. Each process's entry point opens it once with its own configuration.
+ * The process's database: one pg pool, with Prisma on it through the driver adapter (GraphQL's
+ * reads through plugin-prisma) and the typed query builder (src/sql/query-builder.ts). The hot
+ * paths' statements not yet written with the builder run on the pool itself (src/sql/statements.ts).
+ * Each process's entry point opens it once with its own configuration.
  */
 export let pool: pg.Pool;
 export let db: PrismaClient;
@@ -108,6 +109,3 @@ export async function inTransaction<T>(work: (sql: Sql) => Promise<T>, on: pg.Po
     client.release(broken);
   }
 }
-
-/** A client bound to an interactive transaction, as handed to `db.$transaction(async (tx) => …)`. */
-export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
