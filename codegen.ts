@@ -10,7 +10,7 @@ const config: CodegenConfig = {
   schema: printSchema(schema),
   documents: ["test/**/*.ts", "!test/gql/**"],
   ignoreNoDocuments: true,
-  emitLegacyCommonJSImports: false,
+  importExtension: ".js",
   generates: {
     "schema.graphql": { plugins: ["schema-ast"] },
     "test/gql/": {

@@ -252,7 +252,7 @@ export const apiEnv = sharedEnv
      * gives out: a request's pay page is `<PUBLIC_URL>/pay/<requestCode>`. Default `http://localhost:<PORT>`.
      */
     PUBLIC_URL: z
-      .url({ protocol: /^https?$/, message: "must be an http or https URL, e.g. https://pay.example.com" })
+      .url({ protocol: /^https?$/, error: "must be an http or https URL, e.g. https://pay.example.com" })
       .refine((url) => !/[?#]/.test(url), "must not have a query or fragment")
       .optional(),
     /** Browser origins allowed to call /graphql (comma-separated, e.g. https://dashboard.example); none by default. */

@@ -5,7 +5,12 @@ import { setGlobalErrorHandler, W3CTraceContextPropagator } from "@opentelemetry
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { registerInstrumentations } from "@opentelemetry/instrumentation";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
-import { detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
+import {
+  detectResources,
+  resourceAttributesEnvDetector,
+  resourceFromAttributes,
+  serviceNameEnvDetector,
+} from "@opentelemetry/resources";
 import {
   BatchSpanProcessor,
   ConsoleSpanExporter,
@@ -89,7 +94,7 @@ export function startTracing(settings: TracingSettings, logger: Logger, exporter
   const provider = new TracerProvider({
     // The standard OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME win over the process's own name.
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }).merge(
-      detectResources({ detectors: [envDetector] }),
+      detectResources({ detectors: [resourceAttributesEnvDetector, serviceNameEnvDetector] }),
     ),
     sampler: arrivalsSampler(settings.sampleRatio),
     spanProcessors: [

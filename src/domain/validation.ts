@@ -79,7 +79,7 @@ export const httpUrl = z
   .string()
   .trim()
   .max(2048, "must be at most 2048 characters")
-  .pipe(z.url({ protocol: /^https?$/, message: "must be an http or https URL" }));
+  .pipe(z.url({ protocol: /^https?$/, error: "must be an http or https URL" }));
 
 /**
  * Parses a domain operation's input. The first problem becomes a ValidationError whose CODE is the

@@ -49,7 +49,7 @@ export function useOperationBounds(): Plugin {
     onParse({ setParseFn }) {
       setParseFn((source: string | Source, options?: ParseOptions) => {
         try {
-          return parse(source, { ...options, maxTokens: MAX_TOKENS });
+          return parse(source, { ...options, maxLexicalTokens: MAX_TOKENS });
         } catch (err) {
           if (err instanceof GraphQLError && /contains more th\w+ \d+ tokens/.test(err.message))
             throw new GraphQLError(`A document may hold at most ${MAX_TOKENS} tokens; this one holds more.`, {

@@ -35,7 +35,7 @@ export const requestInfoInput = z
   .object({ requestId: optional(id), requestCode: optional(text(64)), shortCode: optional(text(64)) })
   .refine((input) => [input.requestId, input.requestCode, input.shortCode].filter((v) => v !== undefined).length === 1, {
     path: ["requestId"],
-    message: "is required (or requestCode, or shortCode), one of them",
+    error: "is required (or requestCode, or shortCode), one of them",
   });
 export type RequestInfoInput = z.input<typeof requestInfoInput>;
 
