@@ -8,15 +8,15 @@ export function sandboxWalletLedgerId(currency: string): string {
 }
 
 /**
- * The sandbox wallet ledger for a currency, created on first use. ON CONFLICT makes concurrent
- * first uses safe, which Prisma's upsert (a read, then a write) is not.
+ * The id of the sandbox wallet ledger for a currency, which is created on first use. ON CONFLICT
+ * makes concurrent first uses safe, which a read, then a write, would not be.
  */
-export async function ensureSandboxWalletLedger(qb: QueryBuilder, currency: string): Promise<{ id: string }> {
+export async function ensureSandboxWalletLedger(qb: QueryBuilder, currency: string): Promise<string> {
   const id = sandboxWalletLedgerId(currency);
   await qb
     .insertInto("ledger")
     .values({ id, currency, connector: "SANDBOX_WALLET" })
     .onConflict((conflict) => conflict.column("id").doNothing())
     .execute();
-  return { id };
+  return id;
 }

@@ -27,6 +27,6 @@ export async function createWallet(ctx: DomainContext, input: z.input<typeof cre
       .insertInto("sandboxWallet")
       .values({ id: walletId, currency: params.currency, balance: params.balance, createdAt: now, updatedAt: now })
       .execute();
-    return { walletId, currency: params.currency, balance: Number(params.balance), ledger: ledger.id };
+    return { walletId, currency: params.currency, balance: Number(params.balance), ledger };
   });
 }
