@@ -4,7 +4,8 @@ import { defineConfig } from "eslint/config";
 import tseslint from "typescript-eslint";
 
 /**
- * `npm run lint` and `npm test`: typescript-eslint's type-checked rules over every file tsc checks.
+ * `npm run lint` and `npm test` (scripts/lint.js): typescript-eslint's type-checked rules over every
+ * file tsc checks.
  * The rules kept are the ones that find bugs the type check lets through (a promise nobody awaits,
  * an async callback where a sync one is expected, a switch that misses a member of its union);
  * formatting is Prettier's and types are tsc's.
@@ -14,7 +15,7 @@ import tseslint from "typescript-eslint";
 const unsafeAnyOff = Object.fromEntries(
   ["no-unsafe-argument", "no-unsafe-assignment", "no-unsafe-call", "no-unsafe-member-access", "no-unsafe-return"].map((rule) => [
     `@typescript-eslint/${rule}`,
-    "off",
+    /** @type {const} */ ("off"),
   ]),
 );
 
@@ -36,10 +37,7 @@ export default defineConfig(
   {
     languageOptions: {
       parserOptions: {
-        projectService: {
-          // Files tsconfig.json leaves out: this file, the browser tests' Vitest configuration.
-          allowDefaultProject: ["eslint.config.js", "vitest.browser.config.ts"],
-        },
+        projectService: true,
         tsconfigRootDir: import.meta.dirname,
       },
     },

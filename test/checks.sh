@@ -1,7 +1,8 @@
 #!/bin/sh
 # The static checks of `npm test`, one after another beside the test runs (scripts/test.sh): the
-# types (tsc, every file), the linter's rules (eslint.config.js), the format (Prettier, as
-# `npm run lint`) and the generated GraphQL documents (codegen.ts). Runs them all whatever each answers, then names the ones that failed; exit 1 if any did.
+# types (tsconfig.json, every file) and the linter's rules (eslint.config.js) on one program
+# (scripts/lint.js), the format (Prettier, as `npm run lint`) and the generated GraphQL documents
+# (codegen.ts). Runs them all whatever each answers, then names the ones that failed; exit 1 if any did.
 failed=""
 check() {
   name="$1"
@@ -9,8 +10,7 @@ check() {
   echo "== $name: $*"
   "$@" || failed="$failed $name"
 }
-check types tsc -p .
-check lint npm run --silent lint:eslint
+check types-and-lint node scripts/lint.js
 check format prettier --check --log-level warn .
 check codegen graphql-codegen --check
 if [ -n "$failed" ]; then
@@ -18,4 +18,4 @@ if [ -n "$failed" ]; then
   [ -z "$PAYREQ_TEST_TALLY" ] || echo "{\"checks\":\"${failed# }\"}" >> "$PAYREQ_TEST_TALLY"
   exit 1
 fi
-echo "checks passed: types, lint, format, codegen"
+echo "checks passed: types and lint, format, codegen"
