@@ -3,7 +3,10 @@
  * statement reads and writes is what Prisma reads and writes, whatever the process's time zone.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { sql } from "kysely";
 import { database, db } from "../../src/db.js";
+import { compiled } from "../../src/sql/compiled.js";
+import { fromRowJson, fromRowsJson, rowJson, rowsJson } from "../../src/sql/rows.js";
 import { buildEndpoint, buildMerchant, buildWallet } from "../factories.js";
 
 const zone = process.env["TZ"];
@@ -51,5 +54,66 @@ describe("the query builder", () => {
       .where("id", "=", endpoint.id)
       .executeTakeFirstOrThrow();
     expect(read.eventTypes).toEqual(["PAYMENT_COMPLETED", "REFUND_COMPLETED"]);
+  });
+});
+
+describe("rows selected as JSON (src/sql/rows.ts)", () => {
+  it("read back as the columns read them: timestamps in UTC, money beyond 2^53, enum arrays, nulls", async () => {
+    process.env["TZ"] = "Pacific/Auckland";
+    const wallet = await buildWallet(5);
+    const balance = 2n ** 60n + 1n;
+    await database.updateTable("sandboxWallet").set({ balance }).where("id", "=", wallet.walletId).execute();
+    const endpoint = await buildEndpoint(await buildMerchant(), { eventTypes: ["PAYMENT_COMPLETED", "REFUND_COMPLETED"] });
+
+    const row = await database
+      .selectNoFrom([
+        rowsJson("sandboxWallet", sql`x.id = ${wallet.walletId}`).as("wallets"),
+        rowsJson("webhookEndpoint", sql`x.id = ${endpoint.id}`, "x.created_at").as("endpoints"),
+        rowsJson("webhookEndpoint", sql`false`).as("none"),
+      ])
+      .executeTakeFirstOrThrow();
+
+    const [read] = fromRowsJson("sandboxWallet", row.wallets);
+    const stored = await db.sandboxWallet.findUniqueOrThrow({ where: { id: wallet.walletId } });
+    expect(read).toEqual({ ...stored, balance });
+    expect(fromRowsJson("webhookEndpoint", row.endpoints)).toEqual([
+      await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } }),
+    ]);
+    expect(fromRowsJson("webhookEndpoint", row.none)).toEqual([]);
+  });
+
+  it("one row as an object", async () => {
+    const endpoint = await buildEndpoint(await buildMerchant());
+    const { found } = await database
+      .selectFrom("webhookEndpoint as e")
+      .select(rowJson("webhookEndpoint", "e").as("found"))
+      .where("e.id", "=", endpoint.id)
+      .executeTakeFirstOrThrow();
+    expect(fromRowJson("webhookEndpoint", found)).toEqual(
+      await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } }),
+    );
+  });
+});
+
+describe("statements compiled once (src/sql/compiled.ts)", () => {
+  const walletsOver = compiled<{ currency: string; least: bigint; ids: string[] }, { id: string; balance: bigint }>((qb, param) =>
+    qb
+      .selectFrom("sandboxWallet")
+      .select(["id", "balance"])
+      .where("currency", "=", param("currency"))
+      .where("balance", ">", param("least"))
+      .where("id", "=", sql<string>`any(${param("ids")}::uuid[])`)
+      .orderBy("balance"),
+  );
+
+  it("takes each call's values in their places, whatever the first call's were", async () => {
+    const wallets = [await buildWallet(5), await buildWallet(50), await buildWallet(500)];
+    const ids = wallets.map((wallet) => wallet.walletId);
+    expect(await walletsOver(database, { currency: "NZD", least: 10n, ids })).toEqual([
+      { id: ids[1], balance: 50n },
+      { id: ids[2], balance: 500n },
+    ]);
+    expect(await walletsOver(database, { currency: "NZD", least: 100n, ids })).toEqual([{ id: ids[2], balance: 500n }]);
+    expect(await walletsOver(database, { currency: "EUR", least: 0n, ids })).toEqual([]);
   });
 });

@@ -1,0 +1,35 @@
+import type { CompiledQuery, Compilable, Kysely } from "kysely";
+import type { DB } from "../generated/kysely/database.js";
+import type { QueryBuilder } from "./query-builder.js";
+
+const PARAMETER = Symbol("parameter");
+interface Marker {
+  [PARAMETER]: string;
+}
+const isMarker = (value: unknown): value is Marker => typeof value === "object" && value !== null && PARAMETER in value;
+
+/** Stands for the parameter `name` where a statement built by `compiled` takes a value. */
+export type Param<P> = <K extends keyof P & string>(name: K) => P[K];
+
+/**
+ * A statement of the hot paths, built and compiled once: `build` writes it with the builder, taking
+ * each value from `param`, and each call only puts its values in their places. The builder would
+ * otherwise build and compile its text anew on every call. The statement's shape must not depend on
+ * the values (no `if` on them in `build`); an array goes in as one value (`= any(...)`).
+ */
+export function compiled<P extends Record<string, unknown>, O>(
+  build: (qb: Kysely<DB>, param: Param<P>) => Compilable<O>,
+): (qb: QueryBuilder, params: P) => Promise<O[]> {
+  let text: CompiledQuery<O> | undefined;
+  let slots: (string | { value: unknown })[] = [];
+  return async (qb, params) => {
+    if (!text) {
+      const param = ((name: string) => ({ [PARAMETER]: name })) as unknown as Param<P>;
+      text = build(qb, param).compile();
+      slots = text.parameters.map((value) => (isMarker(value) ? value[PARAMETER] : { value }));
+    }
+    const parameters = slots.map((slot) => (typeof slot === "string" ? params[slot] : slot.value));
+    const { rows } = await qb.executeQuery<O>({ ...text, parameters });
+    return rows;
+  };
+}
