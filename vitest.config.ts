@@ -133,6 +133,10 @@ export default defineConfig({
       },
     ],
     execArgv: testNodeFlags,
+    // expect.poll waits for what the service does (a page paid through the API, a process answering):
+    // Vitest's default of one second is less than one round trip can take while the suite's other
+    // files keep both cores busy.
+    expect: { poll: { timeout: 10_000 } },
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

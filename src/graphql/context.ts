@@ -39,7 +39,7 @@ export function graphQLContextFactory(
       changes,
       tenantReads: tenantReadLimits.forCall(context.domain),
       reads,
-      loadRequest: requestLoader(() => reads.settled().pool),
+      loadRequest: requestLoader(() => reads.settled().database),
       links,
       webhooks,
     };

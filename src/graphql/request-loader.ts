@@ -1,13 +1,13 @@
 import DataLoader from "dataloader";
-import type { Sql } from "../db.js";
 import { findRequestDetailsByIds, type RequestDetails } from "../domain/requests/aggregate.js";
+import type { QueryBuilder } from "../sql/query-builder.js";
 
 /**
  * The requests one call reaches through transactions and webhook events, each read as the whole
  * aggregate (the PaymentRequest type's fields read its options and purchase from it), all the
  * requests of one tick of the call in one statement, on the database `on` names then. Made on first use.
  */
-export function requestLoader(on: () => Sql): (requestId: string) => Promise<RequestDetails> {
+export function requestLoader(on: () => QueryBuilder): (requestId: string) => Promise<RequestDetails> {
   let loader: DataLoader<string, RequestDetails> | undefined;
   const load = async (ids: readonly string[]) => {
     const found = new Map((await findRequestDetailsByIds(ids, on())).map((request) => [request.id, request]));

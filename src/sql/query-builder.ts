@@ -82,6 +82,12 @@ function statementPool(pool: pg.Pool): PostgresPool {
   };
 }
 
-/** The query builder on `pool`. */
+/**
+ * The query builder on `pool`. Column names are the schema's fields (camel case) in TypeScript and
+ * snake case in SQL; a JSON value's own keys (a webhook's payload, a receipt) are left as stored.
+ */
 export const queryBuilder = (pool: pg.Pool): QueryBuilder =>
-  new Kysely<DB>({ dialect: new PostgresDialect({ pool: statementPool(pool) }), plugins: [new CamelCasePlugin()] });
+  new Kysely<DB>({
+    dialect: new PostgresDialect({ pool: statementPool(pool) }),
+    plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })],
+  });

@@ -472,7 +472,8 @@ describe("admin CLI webhook endpoints", () => {
   );
 });
 
-describe("admin CLI settings", () => {
+// Two runs of npm and the CLI through tsx, seconds of CPU each, as the other process tests.
+describe("admin CLI settings", { timeout: 60_000 }, () => {
   it("works in the database .env names, unless DATABASE_URL is set in the environment", async () => {
     const database = await ownDatabase();
     const project = await projectCopy({ DATABASE_URL: database.url });

@@ -57,6 +57,15 @@ describe("the query builder", () => {
   });
 });
 
+describe("JSON values", () => {
+  it("keep their own keys: only column names are camel-cased", async () => {
+    const { rows } = await sql<{
+      storedValue: unknown;
+    }>`SELECT '{"request_id": {"auth_code": [{"a_b": 1}]}}'::jsonb AS stored_value`.execute(database);
+    expect(rows).toEqual([{ storedValue: { request_id: { auth_code: [{ a_b: 1 }] } } }]);
+  });
+});
+
 describe("rows selected as JSON (src/sql/rows.ts)", () => {
   it("read back as the columns read them: timestamps in UTC, money beyond 2^53, enum arrays, nulls", async () => {
     process.env["TZ"] = "Pacific/Auckland";

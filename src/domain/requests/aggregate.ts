@@ -1,7 +1,11 @@
-import { pool, type Sql } from "../../db.js";
+import { sql } from "kysely";
+import { database } from "../../db.js";
 import type { PaymentOption, PaymentRequest, Transaction } from "../../generated/prisma/client.js";
+import { compiled } from "../../sql/compiled.js";
+import type { QueryBuilder } from "../../sql/query-builder.js";
+import { fromRowsJson, rowsJson, type Row } from "../../sql/rows.js";
 import { listOf } from "../../sql/table.js";
-import { queryRow, queryRows, statement, type RowOf, type Shape } from "../../sql/statements.js";
+import { type RowOf, type Shape } from "../../sql/statements.js";
 import { paymentOptions, paymentRequests, transactions } from "../../sql/tables.js";
 
 /**
@@ -14,7 +18,7 @@ export type RequestDetails = PaymentRequest & { options: PaymentOption[]; purcha
 
 /**
  * The select list of a request `r` with its options and purchase, in one row, and the columns it
- * gives (for statements that select more beside it).
+ * gives (for the statements not yet written with the query builder).
  */
 export const REQUEST_DETAILS = `
   ${paymentRequests.json("r")} AS request,
@@ -33,41 +37,74 @@ export function toRequestDetails({ request, options, purchases }: RequestDetails
   return { ...request, options, purchase: purchases[0] ?? null };
 }
 
-const WHERE_MERCHANT = `($2::uuid IS NULL OR r.merchant_id = $2)`;
-const BY_ID = statement(
-  `SELECT ${REQUEST_DETAILS} FROM payment_request r WHERE r.id = $1 AND ${WHERE_MERCHANT}`,
-  requestDetailsColumns,
-);
-const BY_CODE = statement(
-  `SELECT ${REQUEST_DETAILS} FROM payment_request r WHERE r.request_code = $1 AND ${WHERE_MERCHANT}`,
-  requestDetailsColumns,
-);
-const BY_SHORT_CODE = statement(
-  `SELECT ${REQUEST_DETAILS} FROM payment_request r WHERE r.short_code = $1 AND ${WHERE_MERCHANT}`,
-  requestDetailsColumns,
-);
-const BY_IDS = statement(
-  `SELECT ${REQUEST_DETAILS} FROM unnest($1::uuid[]) WITH ORDINALITY AS wanted(id, position)
-   JOIN payment_request r ON r.id = wanted.id ORDER BY wanted.position`,
-  requestDetailsColumns,
+/** A request `r` read whole (`selectAll("r")`), with the two lists `withOptionsAndPurchase` selects beside it. */
+type DetailsRow = Row<"paymentRequest"> & { options: unknown; purchases: unknown };
+
+/** The lists a request `r`'s row is selected with: its options in order, its purchase (none or one). */
+export const withOptionsAndPurchase = [
+  rowsJson("paymentOption", sql`x.request_id = r.id`, "x.index").as("options"),
+  rowsJson("transaction", sql`x.request_id = r.id AND x.type = 'PURCHASE'`).as("purchases"),
+] as const;
+
+/** The request of a row selected with `withOptionsAndPurchase`; what else the row holds stays beside it. */
+export function requestFromRow<R extends DetailsRow>({
+  options,
+  purchases,
+  ...rest
+}: R): Omit<R, "options" | "purchases"> & RequestDetails {
+  return {
+    ...rest,
+    options: fromRowsJson("paymentOption", options),
+    purchase: fromRowsJson("transaction", purchases)[0] ?? null,
+  };
+}
+
+type Lookup = { value: string; merchantId: string | null };
+const requestWhere = (column: "id" | "requestCode" | "shortCode") =>
+  compiled<Lookup, DetailsRow>((qb, param) =>
+    qb
+      .selectFrom("paymentRequest as r")
+      .selectAll("r")
+      .select(withOptionsAndPurchase)
+      .where(`r.${column}`, "=", param("value"))
+      .where((eb) =>
+        eb.or([
+          eb(eb.cast(eb.val(param("merchantId")), "uuid"), "is", null),
+          eb("r.merchantId", "=", eb.val(param("merchantId"))),
+        ]),
+      ),
+  );
+const BY = { requestId: requestWhere("id"), requestCode: requestWhere("requestCode"), shortCode: requestWhere("shortCode") };
+
+const BY_IDS = compiled<{ ids: readonly string[] }, DetailsRow>((qb, param) =>
+  qb
+    .selectFrom(
+      sql<{ id: string; position: number }>`unnest(${param("ids")}::uuid[]) WITH ORDINALITY`.as<"wanted">(
+        sql`wanted(id, position)`,
+      ),
+    )
+    .innerJoin("paymentRequest as r", "r.id", "wanted.id")
+    .selectAll("r")
+    .select(withOptionsAndPurchase)
+    .orderBy("wanted.position"),
 );
 
 /** Which request: by id, requestCode or shortCode (exactly one), optionally only if it is one merchant's. */
 export type RequestLookup = { requestId?: string; requestCode?: string; shortCode?: string; merchantId?: string };
 
 /** A request by id, requestCode or shortCode, optionally only if it is one merchant's. */
-export async function findRequestDetails(where: RequestLookup, sql: Sql = pool): Promise<RequestDetails | null> {
+export async function findRequestDetails(where: RequestLookup, qb: QueryBuilder = database): Promise<RequestDetails | null> {
   const merchantId = where.merchantId ?? null;
-  const row = where.requestId
-    ? await queryRow(sql, BY_ID, [where.requestId, merchantId])
+  const [row] = where.requestId
+    ? await BY.requestId(qb, { value: where.requestId, merchantId })
     : where.requestCode !== undefined
-      ? await queryRow(sql, BY_CODE, [where.requestCode, merchantId])
-      : await queryRow(sql, BY_SHORT_CODE, [where.shortCode, merchantId]);
-  return row ? toRequestDetails(row) : null;
+      ? await BY.requestCode(qb, { value: where.requestCode, merchantId })
+      : await BY.shortCode(qb, { value: where.shortCode ?? "", merchantId });
+  return row ? requestFromRow(row) : null;
 }
 
 /** Requests by id, in the order of `ids` (those that do not exist are left out). */
-export async function findRequestDetailsByIds(ids: readonly string[], sql: Sql = pool): Promise<RequestDetails[]> {
+export async function findRequestDetailsByIds(ids: readonly string[], qb: QueryBuilder = database): Promise<RequestDetails[]> {
   if (ids.length === 0) return [];
-  return (await queryRows(sql, BY_IDS, [ids])).map(toRequestDetails);
+  return (await BY_IDS(qb, { ids })).map(requestFromRow);
 }

@@ -15,8 +15,8 @@ export async function getRequest(ctx: DomainContext, input: RequestInfoInput): P
   const { requestId, requestCode, shortCode } = parseInput(requestInfoInput, requestIdCodes, input);
   const typed = shortCode === undefined ? undefined : normalizeShortCode(shortCode);
   if (typed === null) throw notFound("REQUEST_NOT_FOUND");
-  const { pool } = await dashboardDatabase(ctx);
-  const request = await findRequestDetails({ requestId, requestCode, shortCode: typed, ...merchantScope(ctx) }, pool);
+  const { database } = await dashboardDatabase(ctx);
+  const request = await findRequestDetails({ requestId, requestCode, shortCode: typed, ...merchantScope(ctx) }, database);
   if (!request) throw notFound("REQUEST_NOT_FOUND");
   return request;
 }

@@ -81,7 +81,7 @@ export async function listRequests(ctx: DomainContext, given: RequestFilter, pag
   // A clientId of any format that names nothing matches nothing; text with U+0000 is refused.
   const filter = { ...given, ...parseInput(requestFilterText, {}, { ...given, status: undefined }) };
   const start = startingAt(page);
-  const { db, pool } = await dashboardDatabase(ctx);
+  const { db, database } = await dashboardDatabase(ctx);
   const [rows, cursorRow] = await Promise.all([
     db.paymentRequest.findMany({
       ...start.page,
@@ -103,7 +103,7 @@ export async function listRequests(ctx: DomainContext, given: RequestFilter, pag
   if (!cursorRow) throw notThisList();
   return findRequestDetailsByIds(
     rows.map((row) => row.id),
-    pool,
+    database,
   );
 }
 
