@@ -11,19 +11,27 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
-import { inTransaction as inServiceTransaction, prepared, StatementParams, type Sql } from "../src/db.js";
+import { prepared } from "../src/db.js";
 import type { PaymentMethod } from "../src/generated/prisma/client.js";
 import type { WriteContext } from "../src/domain/audit/record.js";
 import type { Actor } from "../src/domain/context.js";
 import { sandboxApproval } from "../src/domain/ledgers/approval-code.js";
-import { toRequestDetails } from "../src/domain/requests/aggregate.js";
-import { LOCK_FOR_PAYMENT, newPurchase, paymentWrite } from "../src/domain/requests/pay.js";
-import { LOCK_PURCHASE, newRefund, READ_PURCHASE, refundWrite, toPurchase } from "../src/domain/transactions/refund.js";
-import { queryRow } from "../src/sql/statements.js";
-import { paymentOptions, paymentRequests } from "../src/sql/tables.js";
+import { lockForPayment, newPurchase, PAYMENT_WRITE, paymentWriteParams } from "../src/domain/requests/pay.js";
+import {
+  LOCK_PURCHASE,
+  newRefund,
+  READ_PURCHASE,
+  REFUND_WRITE,
+  refundWriteParams,
+  toPurchase,
+} from "../src/domain/transactions/refund.js";
+import { queryBuilder } from "../src/sql/query-builder.js";
+import { recordJson } from "../src/sql/rows.js";
 import { toNotificationTransaction } from "../src/domain/webhooks/events.js";
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+/** The service's query builder on this pool, for its pay and refund statements. */
+const database = queryBuilder(pool);
 // Columns are UTC timestamp(3) without a zone (src/db.ts): read them as UTC, whatever the machine's zone.
 pg.types.setTypeParser(pg.types.builtins.TIMESTAMP, (text) => new Date(`${text.replace(" ", "T")}Z`));
 const port = Number(process.env.PORT ?? 0);
@@ -97,11 +105,10 @@ async function create(merchantId: string, params: Record<string, string>) {
     account: item.account as string | null,
     methods: item.methods as PaymentMethod[],
   }));
-  // The request and its options as the service writes them: one statement, the tables' own INSERTs.
-  const p = new StatementParams();
-  const add = p.add.bind(p);
-  const text = `WITH request AS (${paymentRequests.insert(add, request)}) ${paymentOptions.insertAll(add, options)}`;
-  await pool.query(prepared(text, p.values));
+  // The request and its options as the service writes them: one statement, each table's rows as one JSON parameter.
+  const text = `WITH request AS (INSERT INTO payment_request SELECT * FROM json_populate_record(null::payment_request, $1::json))
+    INSERT INTO payment_option SELECT * FROM json_populate_recordset(null::payment_option, $2::json)`;
+  await pool.query(prepared(text, [recordJson(request), recordJson(options)]));
   return { ...request, options };
 }
 
@@ -115,9 +122,6 @@ async function info(merchantId: string, requestId: string) {
   return row ? { ...row, options: options.rows as Row[], paidBy: purchase.rows[0] as Row | undefined } : null;
 }
 
-/** BEGIN, `work`, COMMIT on one client of the baseline's pool, as the service does (src/db.ts). */
-const inTransaction = <T>(work: (client: Sql) => Promise<T>) => inServiceTransaction(work, pool);
-
 /** What the service's write statements need of the call: who made it and when. */
 function callOf(key: Key, correlationId: string): WriteContext {
   const actor: Actor =
@@ -130,21 +134,19 @@ function callOf(key: Key, correlationId: string): WriteContext {
 /** The service's pay statements (domain/requests/pay.ts), on test.uplink, with the rules checked in line. */
 async function pay(key: Key, params: Record<string, string>, correlationId: string) {
   const call = callOf(key, correlationId);
-  return inTransaction(async (client) => {
-    const row = await queryRow(client, LOCK_FOR_PAYMENT, [params.requestId, params.ledger]);
-    if (!row || (key.kind === "MERCHANT" && row.request.merchantId !== key.merchant_id))
+  return database.transaction().execute(async (trx) => {
+    const { request, ledger } = await lockForPayment(trx, params.requestId ?? "", params.ledger ?? "");
+    if (!request || (key.kind === "MERCHANT" && request.merchantId !== key.merchant_id))
       throw new Refused(404, "REQUEST_NOT_FOUND");
-    const request = toRequestDetails(row);
     const now = call.now();
     if (request.status !== "NEW") throw new Refused(409, `REQUEST_${request.status}`);
     if (request.expiresAt <= now) throw new Refused(409, "REQUEST_EXPIRED");
     const option = request.options.find((candidate) => candidate.ledgerId === params.ledger);
-    if (!option || !row.ledger?.enabled) throw new Refused(400, "LEDGER_NOT_ENABLED");
-    if (row.ledger.connector !== "TEST_UPLINK" || !params.authorization?.trim()) throw new Refused(400, "INVALID_AUTHORIZATION");
+    if (!option || !ledger?.enabled) throw new Refused(400, "LEDGER_NOT_ENABLED");
+    if (ledger.connector !== "TEST_UPLINK" || !params.authorization?.trim()) throw new Refused(400, "INVALID_AUTHORIZATION");
     const purchase = newPurchase(request, option, sandboxApproval("test", now, null), now);
     const paid = { ...request, status: "PAID" as const, updatedAt: now, purchase };
-    const { text, values } = paymentWrite(call, paid, purchase);
-    await client.query(prepared(text, values));
+    await PAYMENT_WRITE(trx, paymentWriteParams(call, paid, purchase));
     return { requestId: paid.id, status: "PAID", paidBy: toNotificationTransaction(purchase, paid) };
   });
 }
@@ -153,10 +155,11 @@ async function pay(key: Key, params: Record<string, string>, correlationId: stri
 async function refund(key: Key, merchantId: string, params: Record<string, string>, correlationId: string) {
   const call = callOf(key, correlationId);
   const reference = params.externalReference ?? null;
-  return inTransaction(async (client) => {
-    const locked = await client.query(prepared(LOCK_PURCHASE, [params.transactionId, merchantId]));
-    if (locked.rowCount === 0) throw new Refused(404, "TRANSACTION_NOT_FOUND");
-    const purchase = toPurchase((await queryRow(client, READ_PURCHASE, [params.transactionId]))!);
+  return database.transaction().execute(async (trx) => {
+    const transactionId = params.transactionId ?? "";
+    const locked = await LOCK_PURCHASE(trx, { transactionId, merchantId });
+    if (locked.length === 0) throw new Refused(404, "TRANSACTION_NOT_FOUND");
+    const purchase = toPurchase((await READ_PURCHASE(trx, { transactionId }))[0]!);
     if (purchase.type !== "PURCHASE") throw new Refused(403, "INVALID_TRANSACTION_TYPE");
     const amount = BigInt(params.amount ?? 0);
     const earlier = purchase.refunds.find((r) => r.externalReference === reference);
@@ -168,8 +171,7 @@ async function refund(key: Key, merchantId: string, params: Record<string, strin
     if (purchase.ledger.connector !== "TEST_UPLINK") throw new Refused(400, "INVALID_AUTHORIZATION");
     const now = call.now();
     const made = newRefund(purchase, purchase.request, amount, reference, sandboxApproval("test", now, null), now);
-    const { text, values } = refundWrite(call, purchase.request, made);
-    await client.query(prepared(text, values));
+    await REFUND_WRITE(trx, refundWriteParams(call, purchase.request, made));
     return toNotificationTransaction(made, purchase.request);
   });
 }

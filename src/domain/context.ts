@@ -1,5 +1,6 @@
 import { primaryDatabase, type Database, type StatementParams } from "../db.js";
 import type { Logger } from "../logger.js";
+import type { IdempotencyClaim } from "./idempotency-record.js";
 
 /** Who is calling. Keys are resolved to an actor once per call; operators use the CLI. */
 export type Actor =
@@ -18,6 +19,11 @@ export interface DomainContext {
    * the change (transport/idempotency.ts). The domain adds it and knows nothing of what it writes.
    */
   writeIdempotencyRecord?: IdempotencyRecordPart;
+  /**
+   * Set when the call carries an idempotency key: the claim its write statement records the
+   * entity it produced on (domain/idempotency-record.ts), so the record commits with the change.
+   */
+  idempotencyClaim?: IdempotencyClaim;
   /**
    * Where the call's reads that may lag run (lists, the dashboard's reads of a request and its
    * transactions, the audit trail): a read replica when it holds every change of the caller's,

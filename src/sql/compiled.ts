@@ -17,7 +17,7 @@ export type Param<P> = <K extends keyof P & string>(name: K) => P[K];
  * otherwise build and compile its text anew on every call. The statement's shape must not depend on
  * the values (no `if` on them in `build`); an array goes in as one value (`= any(...)`).
  */
-export function compiled<P extends Record<string, unknown>, O>(
+export function compiled<P extends object, O>(
   build: (qb: Kysely<DB>, param: Param<P>) => Compilable<O>,
 ): (qb: QueryBuilder, params: P) => Promise<O[]> {
   let text: CompiledQuery<O> | undefined;
@@ -28,7 +28,7 @@ export function compiled<P extends Record<string, unknown>, O>(
       text = build(qb, param).compile();
       slots = text.parameters.map((value) => (isMarker(value) ? value[PARAMETER] : { value }));
     }
-    const parameters = slots.map((slot) => (typeof slot === "string" ? params[slot] : slot.value));
+    const parameters = slots.map((slot) => (typeof slot === "string" ? (params as Record<string, unknown>)[slot] : slot.value));
     const { rows } = await qb.executeQuery<O>({ ...text, parameters });
     return rows;
   };

@@ -87,3 +87,16 @@ export function fromRowsJson<T extends Table>(table: T, value: unknown): Row<T>[
   if (!Array.isArray(value)) throw new Error(`Expected a list of ${table} rows as JSON, got ${String(value)}`);
   return value.map((item) => fromRowJson(table, item));
 }
+
+/**
+ * A row, or rows, to write as one JSON parameter, which `json_populate_record(set)` reads: each
+ * field under its column's name, an int8 as its digits, a timestamp as ISO text (whose zone a
+ * zone-less column ignores). A JSON field's own keys stay as they are.
+ */
+export function recordJson(rows: object | readonly object[]): string {
+  const record = (row: object) =>
+    Object.fromEntries(
+      Object.entries(row).map(([field, value]) => [snakeCase(field), typeof value === "bigint" ? value.toString() : value]),
+    );
+  return JSON.stringify(Array.isArray(rows) ? rows.map(record) : record(rows));
+}

@@ -19,6 +19,7 @@ import { pool, prepared, toUtcText as utc } from "../db.js";
 import { queryRow, statement } from "../sql/statements.js";
 import { idempotencyKeys } from "../sql/tables.js";
 import type { Actor, IdempotencyRecordPart } from "../domain/context.js";
+import type { IdempotencyClaim } from "../domain/idempotency-record.js";
 import { DomainError, StateConflictError, ValidationError } from "../domain/errors.js";
 import { checkInput } from "../domain/validation.js";
 import { isKeptRefusal, isStoredRefusal, rebuiltRefusal, type KeptRefusal } from "./kept-refusals.js";
@@ -66,8 +67,11 @@ export interface IdempotentWrite<Result, Kept> {
   operation: string;
   schema: z.ZodObject;
   input: unknown;
-  /** Runs the write; its statement carries `record` (DomainContext.writeIdempotencyRecord). */
-  run: (record: IdempotencyRecordPart) => Promise<Result>;
+  /**
+   * Runs the write; its statement records its entity on the claim (DomainContext.idempotencyClaim,
+   * or, for the statements that take it, the part DomainContext.writeIdempotencyRecord).
+   */
+  run: (record: IdempotencyRecordPart, claim: IdempotencyClaim) => Promise<Result>;
   /** What of a success a retry is answered with (stored as JSON). */
   keep: (result: Result) => Kept | Promise<Kept>;
   /** The kept answer rebuilt from the write's entity as it is now, when the process stopped before keeping it. */
@@ -86,10 +90,7 @@ export type IdempotentAnswer<Result, Kept> =
 /** What a claim keeps once its call has answered. */
 type Kept<K> = { success: K } | { refusal: KeptRefusal };
 
-interface Claim {
-  scope: string;
-  key: string;
-}
+type Claim = IdempotencyClaim;
 
 /**
  * Runs `write` under the rule above. Throws only what is not kept (the write's outage or bug, after
@@ -108,7 +109,7 @@ export async function runIdempotently<Result, K>(write: IdempotentWrite<Result, 
 
   let result: Result;
   try {
-    result = await write.run(recordPart(claim));
+    result = await write.run(recordPart(claim), claim);
   } catch (error) {
     if (!isKeptRefusal(error)) {
       await release(claim);

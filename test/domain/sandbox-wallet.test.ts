@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db, inTransaction } from "../../src/db.js";
+import { database, db } from "../../src/db.js";
 import { sandboxWallet } from "../../src/domain/ledgers/connectors/sandbox-wallet.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { getTransaction } from "../../src/domain/transactions/info.js";
@@ -23,9 +23,11 @@ describe("the sandbox wallet ledger", () => {
     const [nzd, aud] = await Promise.all([buildWallet(500), buildWallet(500, "AUD")]);
     const ledger = { id: "sandbox.any.wallet", currency: null, connector: "SANDBOX_WALLET" as const };
     const authorize = (walletId: string, amount: bigint) =>
-      inTransaction((sql) =>
-        sandboxWallet.authorize(sql, { ledger, authorization: walletId, amount, asset: "NZD", now: new Date() }),
-      );
+      database
+        .transaction()
+        .execute((trx) =>
+          sandboxWallet.authorize(trx, { ledger, authorization: walletId, amount, asset: "NZD", now: new Date() }),
+        );
     await authorize(nzd.walletId, 200n);
     await authorize(aud.walletId, 300n);
     expect([await walletBalance(nzd.walletId), await walletBalance(aud.walletId)]).toEqual([300n, 200n]);

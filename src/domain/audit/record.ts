@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { StatementParams } from "../../db.js";
+import { sql } from "kysely";
+import type { Param } from "../../sql/compiled.js";
 import type { QueryBuilder } from "../../sql/query-builder.js";
 import type { Actor, DomainContext } from "../context.js";
 
@@ -21,32 +22,61 @@ export interface NewActivity {
 }
 
 /** What a write statement needs of the call that makes it. */
-export type WriteContext = Pick<DomainContext, "actor" | "requestId" | "now" | "writeIdempotencyRecord">;
+export type WriteContext = Pick<DomainContext, "actor" | "requestId" | "now" | "idempotencyClaim">;
 
-/** How an actor is named in the audit trail: the key prefix, `operator` or `system`. */
+/** How an actor is named in the audit trail: the key prefix or `operator` (the worker's expiries are `system`). */
 export function actorName(actor: Actor): string {
   return actor.kind === "operator" ? "operator" : actor.keyPrefix;
 }
 
+/** The values of the activity a write statement appends (`activityInsert`). */
+export interface ActivityParams {
+  activityMerchantId: string | null;
+  activityRequestId: string | null;
+  activityTransactionId: string | null;
+  action: ActivityAction;
+  actor: string;
+  correlationId: string | null;
+  outcome: string;
+  at: Date;
+}
+
+export const activityParams = (ctx: WriteContext, activity: NewActivity): ActivityParams => ({
+  activityMerchantId: activity.merchantId ?? null,
+  activityRequestId: activity.requestId ?? null,
+  activityTransactionId: activity.transactionId ?? null,
+  action: activity.action,
+  actor: actorName(ctx.actor),
+  correlationId: ctx.requestId,
+  outcome: activity.outcome,
+  at: ctx.now(),
+});
+
 /**
- * The parts of a write statement (its CTEs) that append one activity, so it exists exactly when the
- * change does. Only changes that happened are recorded: with `when`, the name of an earlier CTE, the
- * activity is written only if that CTE returned a row. The call's idempotency record, if it carries
- * a key, is written beside it with the entity the change produced (the refund for a refund, else
- * the request).
+ * The part of a write statement (a CTE's body) that appends its activity, so it exists exactly when
+ * the change does. With `when`, the name of an earlier CTE, only if that CTE returned a row.
  */
-export function activityParts(p: StatementParams, ctx: WriteContext, activity: NewActivity, when?: string): string[] {
-  const gate = when ? ` FROM ${when}` : "";
-  const parts = [
-    `activity AS (
-       INSERT INTO activity (id, merchant_id, request_id, transaction_id, action, actor, correlation_id, outcome, created_at)
-       SELECT gen_random_uuid(), ${p.add(activity.merchantId ?? null)}::uuid, ${p.add(activity.requestId ?? null)}::uuid,
-              ${p.add(activity.transactionId ?? null)}::uuid, ${p.add(activity.action)}::text, ${p.add(actorName(ctx.actor))}::text,
-              ${p.add(ctx.requestId)}::text, ${p.add(activity.outcome)}::text, ${p.add(ctx.now())}::timestamp(3)${gate})`,
-  ];
-  const entityId = activity.action === "transaction.refunded" ? activity.transactionId : activity.requestId;
-  if (ctx.writeIdempotencyRecord && entityId) parts.push(ctx.writeIdempotencyRecord(p, entityId, when));
-  return parts;
+export function activityInsert(qb: QueryBuilder, param: Param<ActivityParams>, when?: string) {
+  const row = {
+    id: sql<string>`gen_random_uuid()`,
+    merchantId: param("activityMerchantId"),
+    requestId: param("activityRequestId"),
+    transactionId: param("activityTransactionId"),
+    action: param("action"),
+    actor: param("actor"),
+    correlationId: param("correlationId"),
+    outcome: param("outcome"),
+    createdAt: param("at"),
+  };
+  if (!when) return qb.insertInto("activity").values(row);
+  return qb
+    .insertInto("activity")
+    .columns(["id", "merchantId", "requestId", "transactionId", "action", "actor", "correlationId", "outcome", "createdAt"])
+    .expression(
+      sql`SELECT ${row.id}, ${row.merchantId}::uuid, ${row.requestId}::uuid, ${row.transactionId}::uuid, ${row.action}::text,
+                 ${row.actor}::text, ${row.correlationId}::text, ${row.outcome}::text, ${row.createdAt}::timestamp(3)
+          FROM ${sql.table(when)}`,
+    );
 }
 
 /** Appends one activity in the caller's transaction (key changes, which carry no idempotency record). */

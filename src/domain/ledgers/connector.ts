@@ -1,4 +1,4 @@
-import type { Sql } from "../../db.js";
+import type { QueryBuilder } from "../../sql/query-builder.js";
 import type { Ledger, Transaction } from "../../generated/prisma/client.js";
 
 /** What a connector needs to know of its ledger. */
@@ -31,11 +31,11 @@ export interface ReturnPayment {
 }
 
 /**
- * A ledger integration. Both calls run inside the caller's database transaction (`sql`), which commits only
- * if the whole operation succeeds; a connector that talks to an outside ledger ignores `sql` and must
+ * A ledger integration. Both calls run inside the caller's database transaction (`trx`), which commits only
+ * if the whole operation succeeds; a connector that talks to an outside ledger ignores `trx` and must
  * make its own call idempotent. Refusals throw LedgerRefusedError, outages ExternalServiceError.
  */
 export interface LedgerConnector {
-  authorize(sql: Sql, payment: AuthorizePayment): Promise<LedgerApproval>;
-  refund(sql: Sql, refund: ReturnPayment): Promise<LedgerApproval>;
+  authorize(trx: QueryBuilder, payment: AuthorizePayment): Promise<LedgerApproval>;
+  refund(trx: QueryBuilder, refund: ReturnPayment): Promise<LedgerApproval>;
 }

@@ -4,9 +4,6 @@ import type { PaymentOption, PaymentRequest, Transaction } from "../../generated
 import { compiled } from "../../sql/compiled.js";
 import type { QueryBuilder } from "../../sql/query-builder.js";
 import { fromRowsJson, rowsJson, type Row } from "../../sql/rows.js";
-import { listOf } from "../../sql/table.js";
-import { type RowOf, type Shape } from "../../sql/statements.js";
-import { paymentOptions, paymentRequests, transactions } from "../../sql/tables.js";
 
 /**
  * A payment request as every transport shows it: the request, its options in order and, once paid,
@@ -16,29 +13,8 @@ import { paymentOptions, paymentRequests, transactions } from "../../sql/tables.
  */
 export type RequestDetails = PaymentRequest & { options: PaymentOption[]; purchase: Transaction | null };
 
-/**
- * The select list of a request `r` with its options and purchase, in one row, and the columns it
- * gives (for the statements not yet written with the query builder).
- */
-export const REQUEST_DETAILS = `
-  ${paymentRequests.json("r")} AS request,
-  (SELECT ${paymentOptions.jsonList("o", "o.index")} FROM payment_option o WHERE o.request_id = r.id) AS options,
-  (SELECT ${transactions.jsonList("t")} FROM "transaction" t WHERE t.request_id = r.id AND t.type = 'PURCHASE') AS purchases`;
-export const requestDetailsColumns = {
-  request: paymentRequests,
-  options: listOf(paymentOptions),
-  purchases: listOf(transactions),
-} satisfies Shape;
-
-type RequestDetailsRow = RowOf<typeof requestDetailsColumns>;
-
-/** The request of a row that selected REQUEST_DETAILS (decoded by its shape). */
-export function toRequestDetails({ request, options, purchases }: RequestDetailsRow): RequestDetails {
-  return { ...request, options, purchase: purchases[0] ?? null };
-}
-
 /** A request `r` read whole (`selectAll("r")`), with the two lists `withOptionsAndPurchase` selects beside it. */
-type DetailsRow = Row<"paymentRequest"> & { options: unknown; purchases: unknown };
+export type DetailsRow = Row<"paymentRequest"> & { options: unknown; purchases: unknown };
 
 /** The lists a request `r`'s row is selected with: its options in order, its purchase (none or one). */
 export const withOptionsAndPurchase = [

@@ -1,20 +1,15 @@
-import { pool, StatementParams } from "../../db.js";
-import { bigint, boolean } from "../../sql/columns.js";
+import { sql } from "kysely";
+import { database } from "../../db.js";
+import { compiled } from "../../sql/compiled.js";
 import { currentTraceparent } from "../../tracing.js";
-import { queryRow, rowShape } from "../../sql/statements.js";
-import { activityParts } from "../audit/record.js";
+import { activityInsert, activityParams, type ActivityParams } from "../audit/record.js";
 import { notFound, requireMerchant } from "../auth.js";
-import { ENDPOINT_DELIVERIES, eventParts, outboxNotified } from "../events/record.js";
+import { endpointDeliveriesInsert, newEventsInsert, notified, type CallParams } from "../events/record.js";
 import { requestObjectSql } from "../events/request-object.js";
 import type { DomainContext } from "../context.js";
+import { idempotencyRecordParams, idempotencyRecordUpdate, type IdempotencyRecordParams } from "../idempotency-record.js";
 import { parseInput } from "../validation.js";
-import {
-  findRequestDetails,
-  REQUEST_DETAILS,
-  requestDetailsColumns,
-  toRequestDetails,
-  type RequestDetails,
-} from "./aggregate.js";
+import { findRequestDetails, requestFromRow, withOptionsAndPurchase, type DetailsRow, type RequestDetails } from "./aggregate.js";
 import { announceRequestChange } from "./changes.js";
 import { cancelRequestInput, requestIdCodes, type CancelRequestInput } from "./schemas.js";
 import { assertOpen } from "./status.js";
@@ -29,12 +24,11 @@ export async function cancelRequest(ctx: DomainContext, input: CancelRequestInpu
   const { merchantId } = requireMerchant(ctx);
   const { requestId } = parseInput(cancelRequestInput, requestIdCodes, input);
   const now = ctx.now();
-  const { text, values } = cancelStatement(ctx, requestId, merchantId, now);
-  const row = await queryRow(pool, { text, shape: cancelledRow }, values);
+  const [row] = await CANCEL(database, cancelParams(ctx, requestId, merchantId, now));
   if (!row) throw notFound("REQUEST_NOT_FOUND");
   // The read beside the update sees the request as the statement began.
-  const request = toRequestDetails(row);
-  if (row.cancelled) {
+  const { cancelled, queued: _queued, ...request } = requestFromRow(row);
+  if (cancelled) {
     announceRequestChange({ merchantId, requestId, change: "CANCELLED" });
     return { ...request, status: "CANCELLED", updatedAt: now };
   }
@@ -47,30 +41,42 @@ export async function cancelRequest(ctx: DomainContext, input: CancelRequestInpu
   throw new Error(`request ${requestId} is open but was not cancelled`);
 }
 
-const cancelledRow = rowShape({ ...requestDetailsColumns, cancelled: boolean(), queued: bigint() });
+type CancelParams = { requestId: string; merchantId: string } & ActivityParams & IdempotencyRecordParams & CallParams;
 
-function cancelStatement(ctx: DomainContext, requestId: string, merchantId: string, now: Date) {
-  const p = new StatementParams();
-  const id = p.add(requestId);
-  const merchant = p.add(merchantId);
-  const at = p.add(now);
-  const parts = [
-    `cancelled AS (
-       UPDATE payment_request SET status = 'CANCELLED', updated_at = ${at}::timestamp(3)
-       WHERE id = ${id}::uuid AND merchant_id = ${merchant}::uuid AND status = 'NEW' AND expires_at > ${at}::timestamp(3)
-       RETURNING *)`,
-    ...activityParts(p, ctx, { action: "request.cancelled", merchantId, requestId, outcome: "CANCELLED" }, "cancelled"),
-    ...eventParts(
-      `SELECT c.merchant_id, c.id AS request_id, NULL::uuid AS transaction_id, 'REQUEST_CANCELLED' AS type,
-              ${requestObjectSql("c", "cancelled")} AS payload, c.updated_at AS created_at FROM cancelled c`,
-      { correlationId: `${p.add(ctx.requestId)}::text`, traceparent: `${p.add(currentTraceparent())}::text` },
-    ),
-  ];
-  return {
-    text: `WITH ${parts.join(",\n")}
-           SELECT ${REQUEST_DETAILS}, EXISTS (SELECT 1 FROM cancelled) AS cancelled,
-                  ${outboxNotified(ENDPOINT_DELIVERIES)} AS queued
-           FROM payment_request r WHERE r.id = ${id}::uuid AND r.merchant_id = ${merchant}::uuid`,
-    values: p.values,
-  };
-}
+const cancelParams = (ctx: DomainContext, requestId: string, merchantId: string, now: Date): CancelParams => ({
+  requestId,
+  merchantId,
+  ...activityParams({ ...ctx, now: () => now }, { action: "request.cancelled", merchantId, requestId, outcome: "CANCELLED" }),
+  ...idempotencyRecordParams(ctx.idempotencyClaim, requestId),
+  traceparent: currentTraceparent(),
+});
+
+const CANCEL = compiled<CancelParams, DetailsRow & { cancelled: boolean; queued: number }>((qb, param) =>
+  qb
+    .with("cancelled", () =>
+      qb
+        .updateTable("paymentRequest")
+        .set({ status: "CANCELLED", updatedAt: param("at") })
+        .where("id", "=", param("requestId"))
+        .where("merchantId", "=", param("merchantId"))
+        .where("status", "=", "NEW")
+        .where("expiresAt", ">", param("at"))
+        .returningAll(),
+    )
+    .with("activity", () => activityInsert(qb, param, "cancelled"))
+    .with("claim", () => idempotencyRecordUpdate(qb, param, sql<boolean>`EXISTS (SELECT 1 FROM cancelled)`))
+    .with("newEvents", () =>
+      newEventsInsert(
+        qb,
+        sql`SELECT c.merchant_id, c.id AS request_id, NULL::uuid AS transaction_id, 'REQUEST_CANCELLED' AS type,
+                   ${sql.raw(requestObjectSql("c", "cancelled"))} AS payload, c.updated_at AS created_at FROM cancelled c`,
+      ),
+    )
+    .with("endpointDeliveries", () => endpointDeliveriesInsert(qb, param))
+    .selectFrom("paymentRequest as r")
+    .selectAll("r")
+    .select(withOptionsAndPurchase)
+    .select([sql<boolean>`EXISTS (SELECT 1 FROM cancelled)`.as("cancelled"), notified("endpoint_deliveries").as("queued")])
+    .where("r.id", "=", param("requestId"))
+    .where("r.merchantId", "=", param("merchantId")),
+);

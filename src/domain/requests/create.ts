@@ -1,14 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { pool, prepared, StatementParams } from "../../db.js";
-import { queryRow, statement } from "../../sql/statements.js";
-import { merchants, paymentOptions, paymentRequests } from "../../sql/tables.js";
+import { sql } from "kysely";
+import { database } from "../../db.js";
+import { compiled } from "../../sql/compiled.js";
+import { recordJson } from "../../sql/rows.js";
 import { requireOwnMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { StateConflictError, ValidationError } from "../errors.js";
 import { isUniqueViolation, violatedConstraint } from "../constraint-violations.js";
-import { activityParts } from "../audit/record.js";
+import { activityInsert, activityParams, type ActivityParams, type WriteContext } from "../audit/record.js";
+import { idempotencyRecordParams, idempotencyRecordUpdate, type IdempotencyRecordParams } from "../idempotency-record.js";
 import { parseInput } from "../validation.js";
-import { REQUEST_DETAILS, requestDetailsColumns, toRequestDetails, type RequestDetails } from "./aggregate.js";
+import { requestFromRow, withOptionsAndPurchase, type DetailsRow, type RequestDetails } from "./aggregate.js";
 import { paymentOptionsFor, type NewPaymentOption } from "./payment-options.js";
 import { newRequestCode, newShortCode } from "./request-code.js";
 import { createRequestCodes, createRequestInput, DEFAULT_PAYMENT_EXPIRY_SECONDS, type CreateRequestInput } from "./schemas.js";
@@ -57,9 +59,8 @@ export async function createRequest(ctx: DomainContext, input: CreateRequestInpu
 const SHORT_CODE_KEY = "payment_request_short_code_key";
 const SHORT_CODE_ATTEMPTS = 8;
 
-const ALLOWED_REDIRECTS = statement(
-  `SELECT allowed_redirect_urls AS "allowedRedirectUrls" FROM merchant WHERE id = $1`,
-  merchants.pick("allowedRedirectUrls").columns,
+const ALLOWED_REDIRECTS = compiled<{ merchantId: string }, { allowedRedirectUrls: string[] }>((qb, param) =>
+  qb.selectFrom("merchant").select("allowedRedirectUrls").where("id", "=", param("merchantId")),
 );
 
 /**
@@ -67,7 +68,7 @@ const ALLOWED_REDIRECTS = statement(
  * operator allowed: the page never sends a payer to an address the merchant did not choose.
  */
 async function requireAllowedRedirect(merchantId: string, redirectUrl: string): Promise<void> {
-  const merchant = await queryRow(pool, ALLOWED_REDIRECTS, [merchantId]);
+  const [merchant] = await ALLOWED_REDIRECTS(database, { merchantId });
   if (!isAllowedRedirect(redirectUrl, merchant?.allowedRedirectUrls ?? [])) {
     throw new ValidationError(
       "INVALID_REDIRECT_URL",
@@ -94,9 +95,8 @@ export function isAllowedRedirect(url: string, allowed: readonly string[]): bool
 }
 
 /**
- * The request, its options and its activity in one statement (so atomically), in plain SQL:
- * requests.create is a hot path and Prisma's nested create cost several times more (bench/).
- * What it wrote is the request as it reads: no read follows.
+ * The request, its options and its activity in one statement (so atomically): what it wrote is the
+ * request as it reads, so no read follows.
  */
 async function insertRequest(
   ctx: DomainContext,
@@ -117,21 +117,38 @@ async function insertRequest(
     purchase: null,
   };
   request.options = options.map((option) => ({ ...option, id: randomUUID(), requestId: request.id }));
-  const { text, values } = creationWrite(ctx, request);
-  await pool.query(prepared(text, values));
+  await CREATION_WRITE(database, creationWriteParams(ctx, request));
   return request;
 }
 
-/** The statement that creates a request (with its options) and records it. */
-export function creationWrite(ctx: DomainContext, r: RequestDetails) {
-  const p = new StatementParams();
-  const add = p.add.bind(p);
-  const parts = [
-    `request AS (${paymentRequests.insert(add, r)})`,
-    `options AS (${paymentOptions.insertAll(add, r.options)})`,
-    ...activityParts(p, ctx, { action: "request.created", merchantId: r.merchantId, requestId: r.id, outcome: "NEW" }),
-  ];
-  return { text: `WITH ${parts.join(",\n")}\nSELECT 1`, values: p.values };
+type CreationWriteParams = { request: string; options: string } & ActivityParams & IdempotencyRecordParams;
+
+/** The statement that creates a request with its options, records its activity and the call's idempotency record. */
+const CREATION_WRITE = compiled<CreationWriteParams, { written: number }>((qb, param) =>
+  qb
+    .with("request", () =>
+      qb
+        .insertInto("paymentRequest")
+        .expression(sql`SELECT * FROM json_populate_record(null::payment_request, ${param("request")}::json)`),
+    )
+    .with("options", () =>
+      qb
+        .insertInto("paymentOption")
+        .expression(sql`SELECT * FROM json_populate_recordset(null::payment_option, ${param("options")}::json)`),
+    )
+    .with("activity", () => activityInsert(qb, param))
+    .with("claim", () => idempotencyRecordUpdate(qb, param))
+    .selectNoFrom(sql<number>`1`.as("written")),
+);
+
+export function creationWriteParams(ctx: WriteContext, r: RequestDetails): CreationWriteParams {
+  const { options, purchase: _none, ...request } = r;
+  return {
+    request: recordJson(request),
+    options: recordJson(options),
+    ...activityParams(ctx, { action: "request.created", merchantId: r.merchantId, requestId: r.id, outcome: "NEW" }),
+    ...idempotencyRecordParams(ctx.idempotencyClaim, r.id),
+  };
 }
 
 type Fields = Pick<
@@ -147,15 +164,19 @@ type Fields = Pick<
   | "paymentExpirySeconds"
 >;
 
-const BY_REFERENCE = statement(
-  `SELECT ${REQUEST_DETAILS} FROM payment_request r WHERE r.merchant_id = $1 AND r.external_reference = $2`,
-  requestDetailsColumns,
+const BY_REFERENCE = compiled<{ merchantId: string; externalReference: string }, DetailsRow>((qb, param) =>
+  qb
+    .selectFrom("paymentRequest as r")
+    .selectAll("r")
+    .select(withOptionsAndPurchase)
+    .where("r.merchantId", "=", param("merchantId"))
+    .where("r.externalReference", "=", param("externalReference")),
 );
 
 async function findByReference({ merchantId, externalReference }: Fields) {
   if (!externalReference) return null;
-  const row = await queryRow(pool, BY_REFERENCE, [merchantId, externalReference]);
-  return row ? toRequestDetails(row) : null;
+  const [row] = await BY_REFERENCE(database, { merchantId, externalReference });
+  return row ? requestFromRow(row) : null;
 }
 
 function sameRequestOrConflict(existing: RequestDetails, fields: Fields): RequestDetails {

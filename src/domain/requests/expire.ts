@@ -1,8 +1,8 @@
-import { pool, toUtcText } from "../../db.js";
-import { queryRows, statement } from "../../sql/statements.js";
-import { paymentRequests } from "../../sql/tables.js";
+import { sql } from "kysely";
+import { database } from "../../db.js";
+import { compiled } from "../../sql/compiled.js";
 import { currentTraceparent } from "../../tracing.js";
-import { ENDPOINT_DELIVERIES, eventParts, outboxNotified } from "../events/record.js";
+import { endpointDeliveriesInsert, newEventsInsert, notified, type CallParams } from "../events/record.js";
 import { requestObjectSql } from "../events/request-object.js";
 import { announceRequestChange } from "./changes.js";
 
@@ -17,28 +17,62 @@ export interface ExpiryScope {
  * announced twice: a request is expired by one statement only, whichever worker sweeps. Rows a
  * payer holds locked are skipped: that pay will itself see the request as expired.
  */
-const EXPIRE_BATCH = statement(
-  `WITH expired AS (
-     UPDATE payment_request SET status = 'EXPIRED', updated_at = $1::timestamp(3)
-     WHERE id IN (
-       SELECT id FROM payment_request
-       WHERE status = 'NEW' AND expires_at <= $1::timestamp(3) AND ($2::uuid IS NULL OR merchant_id = $2::uuid)
-       LIMIT $3 FOR UPDATE SKIP LOCKED
-     )
-     RETURNING *
-   ),
-   activity AS (
-     INSERT INTO activity (id, merchant_id, request_id, action, actor, outcome, created_at)
-     SELECT gen_random_uuid(), merchant_id, id, 'request.expired', 'system', 'EXPIRED', $1::timestamp(3) FROM expired
-   ),
-   ${eventParts(
-     `SELECT x.merchant_id, x.id AS request_id, NULL::uuid AS transaction_id, 'REQUEST_EXPIRED' AS type,
-             ${requestObjectSql("x", "expired")} AS payload, $1::timestamp(3) AS created_at FROM expired x`,
-     { correlationId: "NULL::text", traceparent: "$4::text" },
-   ).join(",\n")}
-   SELECT x.id AS "requestId", x.merchant_id AS "merchantId"
-   FROM expired x, (SELECT ${outboxNotified(ENDPOINT_DELIVERIES)}) AS announced`,
-  { requestId: paymentRequests.columns.id, merchantId: paymentRequests.columns.merchantId },
+const EXPIRE_BATCH = compiled<
+  { at: Date; merchantId: string | null; batchSize: number } & CallParams,
+  { requestId: string; merchantId: string }
+>((qb, param) =>
+  qb
+    .with("expired", () =>
+      qb
+        .updateTable("paymentRequest")
+        .set({ status: "EXPIRED", updatedAt: param("at") })
+        .where("id", "in", (eb) =>
+          eb
+            .selectFrom("paymentRequest")
+            .select("id")
+            .where("status", "=", "NEW")
+            .where("expiresAt", "<=", param("at"))
+            .where((eb) =>
+              eb.or([
+                eb(eb.cast(eb.val(param("merchantId")), "uuid"), "is", null),
+                eb("merchantId", "=", eb.val(param("merchantId"))),
+              ]),
+            )
+            .limit(param("batchSize"))
+            .forUpdate()
+            .skipLocked(),
+        )
+        .returningAll(),
+    )
+    .with("activity", (db) =>
+      db
+        .insertInto("activity")
+        .columns(["id", "merchantId", "requestId", "action", "actor", "outcome", "createdAt"])
+        .expression((eb) =>
+          eb
+            .selectFrom("expired")
+            .select([
+              sql<string>`gen_random_uuid()`.as("id"),
+              "merchantId",
+              "id as requestId",
+              sql.lit("request.expired").as("action"),
+              sql.lit("system").as("actor"),
+              sql.lit("EXPIRED").as("outcome"),
+              "updatedAt as createdAt",
+            ]),
+        ),
+    )
+    .with("newEvents", () =>
+      newEventsInsert(
+        qb,
+        sql`SELECT x.merchant_id, x.id AS request_id, NULL::uuid AS transaction_id, 'REQUEST_EXPIRED' AS type,
+                   ${sql.raw(requestObjectSql("x", "expired"))} AS payload, x.updated_at AS created_at FROM expired x`,
+      ),
+    )
+    .with("endpointDeliveries", () => endpointDeliveriesInsert(qb, param))
+    .selectFrom("expired as x")
+    .select(["x.id as requestId", "x.merchantId"])
+    .select(notified("endpoint_deliveries").as("announced")),
 );
 
 /**
@@ -48,12 +82,13 @@ const EXPIRE_BATCH = statement(
 export async function expireOverdueRequests(now: Date, scope: ExpiryScope = {}, batchSize = 1000): Promise<number> {
   let total = 0;
   for (;;) {
-    const expired = await queryRows(pool, EXPIRE_BATCH, [
-      toUtcText(now),
-      scope.merchantId ?? null,
+    const expired = await EXPIRE_BATCH(database, {
+      at: now,
+      merchantId: scope.merchantId ?? null,
       batchSize,
-      currentTraceparent(),
-    ]);
+      correlationId: null,
+      traceparent: currentTraceparent(),
+    });
     for (const { requestId, merchantId } of expired) announceRequestChange({ merchantId, requestId, change: "EXPIRED" });
     total += expired.length;
     if (expired.length < batchSize) return total;

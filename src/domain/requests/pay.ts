@@ -1,8 +1,9 @@
-import { inTransaction, prepared, type Sql } from "../../db.js";
+import { sql } from "kysely";
+import { database } from "../../db.js";
 import type { PaymentOption, Transaction } from "../../generated/prisma/client.js";
-import { nullable } from "../../sql/columns.js";
-import { queryRow, statement } from "../../sql/statements.js";
-import { ledgers } from "../../sql/tables.js";
+import { compiled } from "../../sql/compiled.js";
+import type { QueryBuilder } from "../../sql/query-builder.js";
+import { fromRowJson, rowJson } from "../../sql/rows.js";
 import type { WriteContext } from "../audit/record.js";
 import { merchantScope, notFound, requireMerchantOrPayer } from "../auth.js";
 import type { DomainContext } from "../context.js";
@@ -10,17 +11,22 @@ import { ValidationError } from "../errors.js";
 import type { LedgerApproval } from "../ledgers/connector.js";
 import { connectorFor } from "../ledgers/connectors/index.js";
 
-import { completedTransaction, transactionWrite } from "../transactions/completed.js";
+import {
+  completedTransaction,
+  transactionWrite,
+  transactionWriteParams,
+  type TransactionWriteParams,
+} from "../transactions/completed.js";
 import { parseInput } from "../validation.js";
-import { REQUEST_DETAILS, requestDetailsColumns, toRequestDetails, type RequestDetails } from "./aggregate.js";
+import { requestFromRow, withOptionsAndPurchase, type DetailsRow, type RequestDetails } from "./aggregate.js";
 import { announceRequestChange } from "./changes.js";
 import { payRequestCodes, payRequestInput, type PayRequestInput } from "./schemas.js";
 import { assertOpen } from "./status.js";
 
 /**
  * Pays a request with an authorization at one of its ledgers, in one database transaction of
- * three statements on the way to COMMIT (plus the ledger's own, for a sandbox wallet): lock and read
- * the request, ask the ledger, write. The request's row lock is held until commit, so of any
+ * two statements of ours on the way to COMMIT (plus the ledger's own, for a sandbox wallet): lock and read
+ * the request (and the ledger), ask the ledger, write. The request's row lock is held until commit, so of any
  * number of concurrent pays exactly one succeeds and the rest see REQUEST_PAID; a refusal (ours or
  * the ledger's) rolls everything back.
  */
@@ -28,8 +34,8 @@ export async function payRequest(ctx: DomainContext, input: PayRequestInput): Pr
   requireMerchantOrPayer(ctx);
   const params = parseInput(payRequestInput, payRequestCodes, input);
   const scope = merchantScope(ctx);
-  const paid = await inTransaction(async (sql) => {
-    const { request, ledger } = await lockForPayment(sql, params.requestId, params.ledger);
+  const paid = await database.transaction().execute(async (trx) => {
+    const { request, ledger } = await lockForPayment(trx, params.requestId, params.ledger);
     if (!ledger) throw new ValidationError("INVALID_LEDGER", "No such ledger.");
     if (!request || (scope.merchantId && scope.merchantId !== request.merchantId)) throw notFound("REQUEST_NOT_FOUND");
     const now = ctx.now();
@@ -39,7 +45,7 @@ export async function payRequest(ctx: DomainContext, input: PayRequestInput): Pr
       throw new ValidationError("LEDGER_NOT_ENABLED", `The request cannot be paid at ${ledger.id}.`);
     }
 
-    const approval = await connectorFor(ledger.connector).authorize(sql, {
+    const approval = await connectorFor(ledger.connector).authorize(trx, {
       ledger,
       authorization: params.authorization,
       amount: option.amount,
@@ -48,32 +54,39 @@ export async function payRequest(ctx: DomainContext, input: PayRequestInput): Pr
     });
     const purchase = newPurchase(request, option, approval, now);
     const paid: RequestDetails = { ...request, status: "PAID", updatedAt: now, purchase };
-    await recordPayment(sql, ctx, paid, purchase);
+    await PAYMENT_WRITE(trx, paymentWriteParams(ctx, paid, purchase));
     return paid;
   });
   announceRequestChange({ merchantId: paid.merchantId, requestId: paid.id, change: "PAID" });
   return paid;
 }
 
-/** What paying needs of a ledger. */
-const ledgerColumns = { ledger: nullable(ledgers.pick("id", "currency", "connector", "enabled")) };
-const LEDGER = (id: string) => `(SELECT ${ledgerColumns.ledger.json("l")} FROM ledger l WHERE l.id = ${id}) AS ledger`;
-
-/**
- * Takes the request's row lock (held until commit) and reads it, as committed by any payer before
- * us, with its options and the ledger asked for. When no request has that id, only the ledger.
- */
-export const LOCK_FOR_PAYMENT = statement(
-  `SELECT ${REQUEST_DETAILS}, ${LEDGER("$2")} FROM payment_request r WHERE r.id = $1 FOR UPDATE OF r`,
-  { ...requestDetailsColumns, ...ledgerColumns },
+/** The request as committed by any payer before us, with its row lock (held until commit), and the ledger asked for. */
+const LOCK_FOR_PAYMENT = compiled<{ requestId: string; ledgerId: string }, DetailsRow & { ledger: unknown }>((qb, param) =>
+  qb
+    .selectFrom("paymentRequest as r")
+    .selectAll("r")
+    .select(withOptionsAndPurchase)
+    .select(ledgerJson(param("ledgerId")).as("ledger"))
+    .where("r.id", "=", param("requestId"))
+    .forUpdate("r"),
 );
-const LEDGER_ALONE = statement(`SELECT ${LEDGER("$1")}`, ledgerColumns);
+/** The ledger alone, when no request has the id. */
+const LEDGER_ALONE = compiled<{ ledgerId: string }, { ledger: unknown }>((qb, param) =>
+  qb.selectNoFrom(ledgerJson(param("ledgerId")).as("ledger")),
+);
+function ledgerJson(ledgerId: string) {
+  return sql`(SELECT ${rowJson("ledger", "l")} FROM ledger l WHERE l.id = ${ledgerId})`;
+}
 
-async function lockForPayment(sql: Sql, requestId: string, ledgerId: string) {
-  const row = await queryRow(sql, LOCK_FOR_PAYMENT, [requestId, ledgerId]);
-  if (row) return { request: toRequestDetails(row), ledger: row.ledger };
-  const alone = await queryRow(sql, LEDGER_ALONE, [ledgerId]);
-  return { request: null, ledger: alone?.ledger ?? null };
+export async function lockForPayment(trx: QueryBuilder, requestId: string, ledgerId: string) {
+  const [row] = await LOCK_FOR_PAYMENT(trx, { requestId, ledgerId });
+  if (row) {
+    const { ledger, ...request } = requestFromRow(row);
+    return { request, ledger: ledger === null ? null : fromRowJson("ledger", ledger) };
+  }
+  const [alone] = await LEDGER_ALONE(trx, { ledgerId });
+  return { request: null, ledger: alone?.ledger ? fromRowJson("ledger", alone.ledger) : null };
 }
 
 /** The PURCHASE that pays `request` with `option`, as the ledger approved it. */
@@ -88,8 +101,19 @@ export function newPurchase(request: RequestDetails, option: PaymentOption, appr
   );
 }
 
-/** The purchase, the request's new status, the activity and the outbox row: one statement. */
-export function paymentWrite(ctx: WriteContext, paid: RequestDetails, purchase: Transaction) {
+/** The purchase, the request's new status, the activity and the announcement: one statement. */
+export const PAYMENT_WRITE = compiled<TransactionWriteParams & { paidAt: Date; paidId: string }, { queued: number }>(
+  (qb, param) =>
+    transactionWrite(qb, param, () =>
+      qb
+        .updateTable("paymentRequest")
+        .set({ status: "PAID", updatedAt: param("paidAt") })
+        .where("id", "=", param("paidId")),
+    ),
+);
+
+/** The values of PAYMENT_WRITE. */
+export function paymentWriteParams(ctx: WriteContext, paid: RequestDetails, purchase: Transaction) {
   const activity = {
     action: "request.paid" as const,
     merchantId: paid.merchantId,
@@ -97,12 +121,5 @@ export function paymentWrite(ctx: WriteContext, paid: RequestDetails, purchase: 
     transactionId: purchase.id,
     outcome: `PAID ${purchase.amount} at ${purchase.ledgerId}`,
   };
-  return transactionWrite(ctx, paid, purchase, activity, (p) => [
-    `paid AS (UPDATE payment_request SET status = 'PAID', updated_at = ${p.add(paid.updatedAt)}::timestamp(3) WHERE id = ${p.add(paid.id)}::uuid)`,
-  ]);
-}
-
-async function recordPayment(sql: Sql, ctx: WriteContext, paid: RequestDetails, purchase: Transaction): Promise<void> {
-  const { text, values } = paymentWrite(ctx, paid, purchase);
-  await sql.query(prepared(text, values));
+  return { ...transactionWriteParams(ctx, paid, purchase, activity), paidAt: paid.updatedAt, paidId: paid.id };
 }

@@ -1,10 +1,20 @@
 import { randomUUID } from "node:crypto";
-import { StatementParams } from "../../db.js";
-import type { Transaction, TransactionType } from "../../generated/prisma/client.js";
-import { transactions } from "../../sql/tables.js";
-import { activityParts, type NewActivity, type WriteContext } from "../audit/record.js";
+import { sql, type UpdateQueryBuilder, type UpdateResult } from "kysely";
+import type { DB } from "../../generated/kysely/database.js";
+import type { PaymentRequest, Transaction, TransactionType } from "../../generated/prisma/client.js";
+import type { Param } from "../../sql/compiled.js";
+import type { QueryBuilder } from "../../sql/query-builder.js";
+import { recordJson } from "../../sql/rows.js";
+import { activityInsert, activityParams, type ActivityParams, type NewActivity, type WriteContext } from "../audit/record.js";
+import { endpointDeliveriesInsert, newEventsInsert, notified } from "../events/record.js";
+import { idempotencyRecordParams, idempotencyRecordUpdate, type IdempotencyRecordParams } from "../idempotency-record.js";
 import type { LedgerApproval } from "../ledgers/connector.js";
-import { outboxParts } from "../webhooks/record.js";
+import {
+  announcementParams,
+  notifyUrlDeliveryInsert,
+  transactionEventSource,
+  type AnnouncementParams,
+} from "../webhooks/record.js";
 import { receiptFor } from "./receipt.js";
 
 /** A transaction the ledger has approved, with its receipt, as it is written. */
@@ -37,24 +47,48 @@ export function completedTransaction(
   };
 }
 
-/**
- * The one statement that records a completed transaction: its row, what else the operation changes
- * (`also`, CTE parts of its own), its activity, and its outbox row with the NOTIFY that wakes the worker.
- */
-export function transactionWrite(
+/** The values of the statement that records a completed transaction (`transactionWrite`). */
+export type TransactionWriteParams = { transaction: string } & ActivityParams & IdempotencyRecordParams & AnnouncementParams;
+
+export function transactionWriteParams(
   ctx: WriteContext,
-  request: Parameters<typeof outboxParts>[1],
+  request: Pick<PaymentRequest, "id" | "merchantId" | "externalReference" | "asset" | "amount" | "notifyUrl">,
   transaction: Transaction,
   activity: NewActivity,
-  also: (p: StatementParams) => string[] = () => [],
+): TransactionWriteParams {
+  const entityId = transaction.type === "REFUND" ? transaction.id : request.id;
+  return {
+    transaction: recordJson(transaction),
+    ...activityParams(ctx, activity),
+    ...idempotencyRecordParams(ctx.idempotencyClaim, entityId),
+    ...announcementParams(request, transaction, ctx.requestId),
+  };
+}
+
+/**
+ * The one statement that records a completed transaction: its row, its activity, the call's
+ * idempotency record, and its announcement (its event with a delivery to each subscribed endpoint,
+ * and the notification to the request's notifyUrl), with the NOTIFY that wakes the worker on
+ * commit. `change` is what else the operation changes (the paid request's status), a CTE before these.
+ */
+export function transactionWrite<P extends TransactionWriteParams>(
+  qb: QueryBuilder,
+  param: Param<P>,
+  change?: () => UpdateQueryBuilder<DB, "paymentRequest", "paymentRequest", UpdateResult>,
 ) {
-  const p = new StatementParams();
-  const outbox = outboxParts(p, request, transaction, ctx.requestId);
-  const parts = [
-    `completed AS (${transactions.insert(p.add.bind(p), transaction)})`,
-    ...also(p),
-    ...activityParts(p, ctx, activity),
-    ...outbox.parts,
-  ];
-  return { text: `WITH ${parts.join(",\n")}\n${outbox.last}`, values: p.values };
+  const p = param as Param<TransactionWriteParams>;
+  // No later part reads the CTE `change`: the chain goes on as from the builder itself.
+  const start = change ? (qb.with("change", change) as unknown as QueryBuilder) : qb;
+  return start
+    .with("completed", () =>
+      qb
+        .insertInto("transaction")
+        .expression(sql`SELECT * FROM json_populate_record(null::"transaction", ${p("transaction")}::json)`),
+    )
+    .with("activity", () => activityInsert(qb, p))
+    .with("claim", () => idempotencyRecordUpdate(qb, p))
+    .with("newEvents", () => newEventsInsert(qb, transactionEventSource(p)))
+    .with("endpointDeliveries", () => endpointDeliveriesInsert(qb, p))
+    .with("outbox", () => notifyUrlDeliveryInsert(qb, p))
+    .selectNoFrom(notified("endpoint_deliveries", "outbox").as("queued"));
 }

@@ -1,8 +1,9 @@
-import { inTransaction, prepared, type Sql } from "../../db.js";
+import { sql } from "kysely";
+import { database } from "../../db.js";
 import type { PaymentRequest, Transaction } from "../../generated/prisma/client.js";
-import { queryRow, statement, type RowOf } from "../../sql/statements.js";
-import { listOf } from "../../sql/table.js";
-import { ledgers, paymentRequests, transactions } from "../../sql/tables.js";
+import { compiled } from "../../sql/compiled.js";
+import type { QueryBuilder } from "../../sql/query-builder.js";
+import { fromRowJson, fromRowsJson, rowJson, rowsJson } from "../../sql/rows.js";
 import type { WriteContext } from "../audit/record.js";
 import { notFound, requireMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
@@ -12,7 +13,7 @@ import { connectorFor } from "../ledgers/connectors/index.js";
 import { announceRequestChange } from "../requests/changes.js";
 import { parseInput } from "../validation.js";
 
-import { completedTransaction, transactionWrite } from "./completed.js";
+import { completedTransaction, transactionWrite, transactionWriteParams, type TransactionWriteParams } from "./completed.js";
 import { refundTransactionCodes, refundTransactionInput, type RefundTransactionInput } from "./schemas.js";
 
 /** A refund with the request it returns money from. */
@@ -31,8 +32,8 @@ export async function refundTransaction(ctx: DomainContext, input: RefundTransac
   const params = parseInput(refundTransactionInput, refundTransactionCodes, input);
   const reference = params.externalReference ?? null;
 
-  const result = await inTransaction(async (sql) => {
-    const purchase = await lockPurchase(sql, params.transactionId, merchantId);
+  const result = await database.transaction().execute(async (trx) => {
+    const purchase = await lockPurchase(trx, params.transactionId, merchantId);
     if (!purchase) throw notFound("TRANSACTION_NOT_FOUND");
     if (purchase.type !== "PURCHASE") {
       throw new ForbiddenError("INVALID_TRANSACTION_TYPE", "Only a PURCHASE transaction can be refunded.");
@@ -54,15 +55,14 @@ export async function refundTransaction(ctx: DomainContext, input: RefundTransac
     }
 
     const now = ctx.now();
-    const approval = await connectorFor(purchase.ledger.connector).refund(sql, {
+    const approval = await connectorFor(purchase.ledger.connector).refund(trx, {
       ledger: purchase.ledger,
       purchase,
       amount: params.amount,
       now,
     });
     const refund = newRefund(purchase, purchase.request, params.amount, reference, approval, now);
-    const { text, values } = refundWrite(ctx, purchase.request, refund);
-    await sql.query(prepared(text, values));
+    await REFUND_WRITE(trx, refundWriteParams(ctx, purchase.request, refund));
     return { ...refund, request: purchase.request };
   });
   announceRequestChange({ merchantId, requestId: result.requestId, change: "REFUNDED" });
@@ -70,37 +70,50 @@ export async function refundTransaction(ctx: DomainContext, input: RefundTransac
 }
 
 /** Takes the purchase's row lock (held until commit); no row when it is not the merchant's. */
-export const LOCK_PURCHASE = `SELECT id FROM "transaction" WHERE id = $1 AND merchant_id = $2 FOR UPDATE`;
-
-const purchaseColumns = {
-  purchase: transactions,
-  request: paymentRequests,
-  refunds: listOf(transactions),
-  ledger: ledgers.pick("id", "currency", "connector"),
-};
+export const LOCK_PURCHASE = compiled<{ transactionId: string; merchantId: string }, { id: string }>((qb, param) =>
+  qb
+    .selectFrom("transaction")
+    .select("id")
+    .where("id", "=", param("transactionId"))
+    .where("merchantId", "=", param("merchantId"))
+    .forUpdate(),
+);
 
 /**
  * The purchase with its request, ledger and refunds, read after the lock is held: a statement of
  * its own, so that it sees every refund committed before the lock was granted.
  */
-export const READ_PURCHASE = statement(
-  `SELECT ${transactions.json("t")} AS purchase, ${paymentRequests.json("r")} AS request,
-     (SELECT ${transactions.jsonList("x", "x.created_at")} FROM "transaction" x WHERE x.purchase_id = t.id) AS refunds,
-     ${purchaseColumns.ledger.json("l")} AS ledger
-   FROM "transaction" t JOIN payment_request r ON r.id = t.request_id JOIN ledger l ON l.id = t.ledger_id
-   WHERE t.id = $1`,
-  purchaseColumns,
+export const READ_PURCHASE = compiled<
+  { transactionId: string },
+  { purchase: unknown; request: unknown; refunds: unknown; ledger: unknown }
+>((qb, param) =>
+  qb
+    .selectFrom("transaction as t")
+    .innerJoin("paymentRequest as r", "r.id", "t.requestId")
+    .innerJoin("ledger as l", "l.id", "t.ledgerId")
+    .select([
+      rowJson("transaction", "t").as("purchase"),
+      rowJson("paymentRequest", "r").as("request"),
+      rowsJson("transaction", sql`x.purchase_id = t.id`, "x.created_at").as("refunds"),
+      rowJson("ledger", "l").as("ledger"),
+    ])
+    .where("t.id", "=", param("transactionId")),
 );
 
-async function lockPurchase(sql: Sql, transactionId: string, merchantId: string) {
-  const locked = await sql.query(prepared(LOCK_PURCHASE, [transactionId, merchantId]));
-  if (locked.rowCount === 0) return null;
-  const row = await queryRow(sql, READ_PURCHASE, [transactionId]);
+async function lockPurchase(trx: QueryBuilder, transactionId: string, merchantId: string) {
+  const locked = await LOCK_PURCHASE(trx, { transactionId, merchantId });
+  if (locked.length === 0) return null;
+  const [row] = await READ_PURCHASE(trx, { transactionId });
   return row ? toPurchase(row) : null;
 }
 
 /** A row of READ_PURCHASE: the purchase, with its request, refunds and ledger. */
-export const toPurchase = ({ purchase, ...rest }: RowOf<typeof purchaseColumns>) => ({ ...purchase, ...rest });
+export const toPurchase = (row: { purchase: unknown; request: unknown; refunds: unknown; ledger: unknown }) => ({
+  ...fromRowJson("transaction", row.purchase),
+  request: fromRowJson("paymentRequest", row.request),
+  refunds: fromRowsJson("transaction", row.refunds),
+  ledger: fromRowJson("ledger", row.ledger),
+});
 
 /** The REFUND of `amount` of `purchase`, as the ledger approved it. */
 export function newRefund(
@@ -116,9 +129,12 @@ export function newRefund(
   return completedTransaction({ ...fields, type: "REFUND" }, request.asset, approval, now);
 }
 
-/** The refund, the activity and the outbox row: one statement. */
-export function refundWrite(ctx: WriteContext, request: PaymentRequest, refund: Transaction) {
-  return transactionWrite(ctx, request, refund, {
+/** The refund, the activity and the announcement: one statement. */
+export const REFUND_WRITE = compiled<TransactionWriteParams, { queued: number }>((qb, param) => transactionWrite(qb, param));
+
+/** The values of REFUND_WRITE. */
+export function refundWriteParams(ctx: WriteContext, request: PaymentRequest, refund: Transaction): TransactionWriteParams {
+  return transactionWriteParams(ctx, request, refund, {
     action: "transaction.refunded",
     merchantId: refund.merchantId,
     requestId: refund.requestId,

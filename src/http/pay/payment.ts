@@ -88,7 +88,8 @@ function payOnce(ctx: DomainContext, page: PayPageRequest, form: Record<string, 
     operation: "pay-page",
     schema: payRequestInput,
     input,
-    run: (writeIdempotencyRecord) => payRequest({ ...ctx, writeIdempotencyRecord }, input as never),
+    run: (writeIdempotencyRecord, idempotencyClaim) =>
+      payRequest({ ...ctx, writeIdempotencyRecord, idempotencyClaim }, input as never),
     // The page shows the request as it is now, whether paid by this call or an earlier one.
     keep: () => ({}),
     rebuild: async () => ({}),
