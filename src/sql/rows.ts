@@ -25,8 +25,16 @@ interface TablePlan {
   object: string;
 }
 
-const snakeCase = (name: string) =>
-  name.replace(/[A-Z]/g, (letter, at: number) => `${at === 0 ? "" : "_"}${letter.toLowerCase()}`);
+const columnNames = new Map<string, string>();
+/** A field's column (or a model's table): `merchantId` is `merchant_id`, the schema's `@map` convention. */
+function snakeCase(name: string): string {
+  let column = columnNames.get(name);
+  if (column === undefined) {
+    column = name.replace(/[A-Z]/g, (letter, at: number) => `${at === 0 ? "" : "_"}${letter.toLowerCase()}`);
+    columnNames.set(name, column);
+  }
+  return column;
+}
 
 const models = getDatamodel().datamodel.models;
 const plans = new Map<Table, TablePlan>();
@@ -94,9 +102,12 @@ export function fromRowsJson<T extends Table>(table: T, value: unknown): Row<T>[
  * zone-less column ignores). A JSON field's own keys stay as they are.
  */
 export function recordJson(rows: object | readonly object[]): string {
-  const record = (row: object) =>
-    Object.fromEntries(
-      Object.entries(row).map(([field, value]) => [snakeCase(field), typeof value === "bigint" ? value.toString() : value]),
-    );
   return JSON.stringify(Array.isArray(rows) ? rows.map(record) : record(rows));
+}
+
+function record(row: object): Record<string, unknown> {
+  const columns: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(row))
+    columns[snakeCase(field)] = typeof value === "bigint" ? value.toString() : value;
+  return columns;
 }

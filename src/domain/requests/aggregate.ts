@@ -3,7 +3,7 @@ import { database } from "../../db.js";
 import type { PaymentOption, PaymentRequest, Transaction } from "../../generated/prisma/client.js";
 import { compiled } from "../../sql/compiled.js";
 import type { QueryBuilder } from "../../sql/query-builder.js";
-import { fromRowsJson, rowsJson, type Row } from "../../sql/rows.js";
+import { fromRowJson, fromRowsJson, rowJson, rowsJson } from "../../sql/rows.js";
 
 /**
  * A payment request as every transport shows it: the request, its options in order and, once paid,
@@ -13,23 +13,30 @@ import { fromRowsJson, rowsJson, type Row } from "../../sql/rows.js";
  */
 export type RequestDetails = PaymentRequest & { options: PaymentOption[]; purchase: Transaction | null };
 
-/** A request `r` read whole (`selectAll("r")`), with the two lists `withOptionsAndPurchase` selects beside it. */
-export type DetailsRow = Row<"paymentRequest"> & { options: unknown; purchases: unknown };
+/**
+ * A request `r` with its options and purchase, as `requestDetails` selects it: three JSON values
+ * (each column of a row costs pg a field to describe and parse on every call; JSON.parse reads a
+ * row whole).
+ */
+export type DetailsRow = { request: unknown; options: unknown; purchases: unknown };
 
-/** The lists a request `r`'s row is selected with: its options in order, its purchase (none or one). */
-export const withOptionsAndPurchase = [
+/** The select list of a request `r`: the request, its options in order, its purchase (none or one). */
+export const requestDetails = [
+  rowJson("paymentRequest", "r").as("request"),
   rowsJson("paymentOption", sql`x.request_id = r.id`, "x.index").as("options"),
   rowsJson("transaction", sql`x.request_id = r.id AND x.type = 'PURCHASE'`).as("purchases"),
 ] as const;
 
-/** The request of a row selected with `withOptionsAndPurchase`; what else the row holds stays beside it. */
+/** The request of a row that selected `requestDetails`; what else the row holds stays beside it. */
 export function requestFromRow<R extends DetailsRow>({
+  request,
   options,
   purchases,
   ...rest
-}: R): Omit<R, "options" | "purchases"> & RequestDetails {
+}: R): Omit<R, keyof DetailsRow> & RequestDetails {
   return {
     ...rest,
+    ...fromRowJson("paymentRequest", request),
     options: fromRowsJson("paymentOption", options),
     purchase: fromRowsJson("transaction", purchases)[0] ?? null,
   };
@@ -40,8 +47,7 @@ const requestWhere = (column: "id" | "requestCode" | "shortCode") =>
   compiled<Lookup, DetailsRow>((qb, param) =>
     qb
       .selectFrom("paymentRequest as r")
-      .selectAll("r")
-      .select(withOptionsAndPurchase)
+      .select(requestDetails)
       .where(`r.${column}`, "=", param("value"))
       .where((eb) =>
         eb.or([
@@ -60,8 +66,7 @@ const BY_IDS = compiled<{ ids: readonly string[] }, DetailsRow>((qb, param) =>
       ),
     )
     .innerJoin("paymentRequest as r", "r.id", "wanted.id")
-    .selectAll("r")
-    .select(withOptionsAndPurchase)
+    .select(requestDetails)
     .orderBy("wanted.position"),
 );
 

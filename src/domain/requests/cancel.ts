@@ -9,7 +9,7 @@ import { requestObjectSql } from "../events/request-object.js";
 import type { DomainContext } from "../context.js";
 import { idempotencyRecordParams, idempotencyRecordUpdate, type IdempotencyRecordParams } from "../idempotency-record.js";
 import { parseInput } from "../validation.js";
-import { findRequestDetails, requestFromRow, withOptionsAndPurchase, type DetailsRow, type RequestDetails } from "./aggregate.js";
+import { findRequestDetails, requestFromRow, requestDetails, type DetailsRow, type RequestDetails } from "./aggregate.js";
 import { announceRequestChange } from "./changes.js";
 import { cancelRequestInput, requestIdCodes, type CancelRequestInput } from "./schemas.js";
 import { assertOpen } from "./status.js";
@@ -74,8 +74,7 @@ const CANCEL = compiled<CancelParams, DetailsRow & { cancelled: boolean; queued:
     )
     .with("endpointDeliveries", () => endpointDeliveriesInsert(qb, param))
     .selectFrom("paymentRequest as r")
-    .selectAll("r")
-    .select(withOptionsAndPurchase)
+    .select(requestDetails)
     .select([sql<boolean>`EXISTS (SELECT 1 FROM cancelled)`.as("cancelled"), notified("endpoint_deliveries").as("queued")])
     .where("r.id", "=", param("requestId"))
     .where("r.merchantId", "=", param("merchantId")),

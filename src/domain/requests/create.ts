@@ -10,7 +10,7 @@ import { isUniqueViolation, violatedConstraint } from "../constraint-violations.
 import { activityInsert, activityParams, type ActivityParams, type WriteContext } from "../audit/record.js";
 import { idempotencyRecordParams, idempotencyRecordUpdate, type IdempotencyRecordParams } from "../idempotency-record.js";
 import { parseInput } from "../validation.js";
-import { requestFromRow, withOptionsAndPurchase, type DetailsRow, type RequestDetails } from "./aggregate.js";
+import { requestFromRow, requestDetails, type DetailsRow, type RequestDetails } from "./aggregate.js";
 import { paymentOptionsFor, type NewPaymentOption } from "./payment-options.js";
 import { newRequestCode, newShortCode } from "./request-code.js";
 import { createRequestCodes, createRequestInput, DEFAULT_PAYMENT_EXPIRY_SECONDS, type CreateRequestInput } from "./schemas.js";
@@ -167,8 +167,7 @@ type Fields = Pick<
 const BY_REFERENCE = compiled<{ merchantId: string; externalReference: string }, DetailsRow>((qb, param) =>
   qb
     .selectFrom("paymentRequest as r")
-    .selectAll("r")
-    .select(withOptionsAndPurchase)
+    .select(requestDetails)
     .where("r.merchantId", "=", param("merchantId"))
     .where("r.externalReference", "=", param("externalReference")),
 );

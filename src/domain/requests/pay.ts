@@ -18,7 +18,7 @@ import {
   type TransactionWriteParams,
 } from "../transactions/completed.js";
 import { parseInput } from "../validation.js";
-import { requestFromRow, withOptionsAndPurchase, type DetailsRow, type RequestDetails } from "./aggregate.js";
+import { requestFromRow, requestDetails, type DetailsRow, type RequestDetails } from "./aggregate.js";
 import { announceRequestChange } from "./changes.js";
 import { payRequestCodes, payRequestInput, type PayRequestInput } from "./schemas.js";
 import { assertOpen } from "./status.js";
@@ -65,8 +65,7 @@ export async function payRequest(ctx: DomainContext, input: PayRequestInput): Pr
 const LOCK_FOR_PAYMENT = compiled<{ requestId: string; ledgerId: string }, DetailsRow & { ledger: unknown }>((qb, param) =>
   qb
     .selectFrom("paymentRequest as r")
-    .selectAll("r")
-    .select(withOptionsAndPurchase)
+    .select(requestDetails)
     .select(ledgerJson(param("ledgerId")).as("ledger"))
     .where("r.id", "=", param("requestId"))
     .forUpdate("r"),
