@@ -1,5 +1,5 @@
 import pg from "pg";
-import { WEBHOOK_CHANNEL } from "../src/domain/webhooks/outbox.js";
+import { WEBHOOK_CHANNEL } from "../src/domain/deliveries/outbox.js";
 import type { OutageReporter } from "./outage.js";
 
 /**

@@ -1,4 +1,4 @@
-import { TEST_EVENT_NOTICE, WEBHOOK_CHANNEL } from "../webhooks/outbox.js";
+import { TEST_EVENT_NOTICE, WEBHOOK_CHANNEL } from "../deliveries/outbox.js";
 
 /**
  * The CTEs that write events, and one delivery of each to every endpoint of the event's merchant

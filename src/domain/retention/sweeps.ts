@@ -13,7 +13,7 @@ import { queryRow, statement } from "../../sql/statements.js";
  *   REFUSED or HELD) and unchanged for WEBHOOK_RETENTION, with their attempts; a PENDING delivery
  *   is never deleted, however old.
  * - Events (the events API's) older than WEBHOOK_RETENTION once no delivery of theirs is left.
- * - Destinations' health (src/domain/webhooks/deliveries/destination.ts) unchanged for
+ * - Destinations' health (src/domain/deliveries/destination.ts) unchanged for
  *   WEBHOOK_RETENTION with no pending delivery: a destination seen again starts as a new one.
  * - Activity (the audit trail) older than ACTIVITY_RETENTION, only when an operator sets it. The
  *   table discards every other delete (a rule, prisma/migrations/…_retention): this sweep's

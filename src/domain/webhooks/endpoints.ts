@@ -12,7 +12,7 @@ import { ForbiddenError, ValidationError } from "../errors.js";
 import { SUBSCRIBABLE_EVENT_TYPES } from "../events/types.js";
 import { httpUrl, id, optional, parseInput, text } from "../validation.js";
 import { namesNonPublicAddress } from "./addresses.js";
-import { HELD } from "./deliveries/states.js";
+import { HELD } from "../deliveries/states.js";
 import type { DestinationRules } from "./call-settings.js";
 import { endpointOwner, type EndpointScope } from "./endpoint-owner.js";
 

@@ -2,7 +2,7 @@ import type { StatementParams } from "../../db.js";
 import { currentTraceparent } from "../../tracing.js";
 import type { PaymentRequest, Transaction } from "../../generated/prisma/client.js";
 import { ENDPOINT_DELIVERIES, eventParts, outboxNotified } from "../events/record.js";
-import { notifyUrlDestination } from "./deliveries/destination.js";
+import { notifyUrlDestination } from "../deliveries/destination.js";
 import { toNotificationTransaction } from "./events.js";
 
 /**

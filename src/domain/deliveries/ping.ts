@@ -8,8 +8,8 @@ import { notFound } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { testEventsNotified } from "../events/record.js";
 import { parseInput } from "../validation.js";
-import { endpointOwner } from "./endpoint-owner.js";
-import { endpointIdInput } from "./endpoints.js";
+import { endpointOwner } from "../webhooks/endpoint-owner.js";
+import { endpointIdInput } from "../webhooks/endpoints.js";
 
 /**
  * A test event (`ping`) to one endpoint: a delivery of its own, allowed one attempt, which the

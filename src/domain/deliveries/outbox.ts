@@ -4,7 +4,7 @@ import { queryRow, queryRows, statement } from "../../sql/statements.js";
 import { webhookAttempts } from "../../sql/tables.js";
 
 /**
- * What the API knows of the webhook outbox; the worker delivers it (./deliveries/).
+ * What the API knows of the webhook outbox; the worker delivers it (attempts.ts, claim.ts).
  */
 
 /** Postgres NOTIFY channel on which new and redelivered events are announced to the worker. */

@@ -1,7 +1,7 @@
-import { inTransaction, pool, toUtcText as utc } from "../../../db.js";
-import { int, text } from "../../../sql/columns.js";
-import { queryRow, queryRows, statement } from "../../../sql/statements.js";
-import { webhookEvents } from "../../../sql/tables.js";
+import { inTransaction, pool, toUtcText as utc } from "../../db.js";
+import { int, text } from "../../sql/columns.js";
+import { queryRow, queryRows, statement } from "../../sql/statements.js";
+import { webhookEvents } from "../../sql/tables.js";
 import { destinationRoom, isSlow } from "./destination.js";
 
 /**

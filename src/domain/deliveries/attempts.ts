@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import DataLoader from "dataloader";
-import { isDatabaseUnavailable } from "../../../connection-errors.js";
-import { inTransaction, pool, toUtcText as utc } from "../../../db.js";
-import { queryRows, statement } from "../../../sql/statements.js";
-import { webhookAttempts, webhookEvents } from "../../../sql/tables.js";
-import type { AttemptVerdict } from "../retry-schedule.js";
-import type { WebhookAttemptOutcome, WebhookEvent } from "../../../generated/prisma/client.js";
+import { isDatabaseUnavailable } from "../../connection-errors.js";
+import { inTransaction, pool, toUtcText as utc } from "../../db.js";
+import { queryRows, statement } from "../../sql/statements.js";
+import { webhookAttempts, webhookEvents } from "../../sql/tables.js";
+import type { AttemptVerdict } from "../webhooks/retry-schedule.js";
+import type { WebhookAttemptOutcome, WebhookEvent } from "../../generated/prisma/client.js";
 import type { DueAttempt } from "./claim.js";
 import { QUICK_MS } from "./destination.js";
 import { HOLD } from "./states.js";

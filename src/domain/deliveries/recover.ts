@@ -9,8 +9,8 @@ import { RateLimitedError, StateConflictError } from "../errors.js";
 import { outboxNotified } from "../events/record.js";
 import { instantText } from "../instants.js";
 import { id, parseInput } from "../validation.js";
-import { sendAgainAt } from "./deliveries/states.js";
-import { endpointOwner } from "./endpoint-owner.js";
+import { sendAgainAt } from "./states.js";
+import { endpointOwner } from "../webhooks/endpoint-owner.js";
 
 /** One recovery per endpoint in this long: each may queue thousands of deliveries. */
 const RECOVERY_INTERVAL_MS = 60_000;

@@ -7,7 +7,7 @@ import { notFound, requireMerchant } from "../auth.js";
 import { StateConflictError } from "../errors.js";
 import type { DomainContext } from "../context.js";
 import { id, parseInput } from "../validation.js";
-import { sendAgainAt } from "./deliveries/states.js";
+import { sendAgainAt } from "./states.js";
 import { WEBHOOK_CHANNEL } from "./outbox.js";
 
 export const redeliverInput = z.object({ eventId: id });
