@@ -1,8 +1,9 @@
-import { inTransaction, pool, toUtcText as utc } from "../../db.js";
-import { int, text } from "../../sql/columns.js";
-import { queryRow, queryRows, statement } from "../../sql/statements.js";
-import { webhookEvents } from "../../sql/tables.js";
+import { sql, type Expression, type SqlBool } from "kysely";
+import { database } from "../../db.js";
+import { compiled, type Param } from "../../sql/compiled.js";
+import type { QueryBuilder } from "../../sql/query-builder.js";
 import { destinationRoom, isSlow } from "./destination.js";
+import { isTestEvent, notTestEvent, pending, unleased } from "./states.js";
 
 /**
  * Claims: which waiting deliveries get the worker's free attempts. A claim marks the rows it takes
@@ -37,100 +38,282 @@ export interface ClaimedAttempt extends DueAttempt {
 export const TEST_EVENT_SLOTS = 8;
 export const TESTS_PER_MERCHANT = 2;
 
-const claimed = { eventId: webhookEvents.columns.id, attempt: int(), destination: webhookEvents.columns.destination };
-
-/** A waiting delivery of an event (not a test event), as the partial indexes of the claim read it. */
-const WAITING = "state = 'PENDING' AND enqueued_at IS NULL AND type IS DISTINCT FROM 'PING'";
+/** The delivery `alias` waits for a turn in the deliveries' lane, as the partial index of the claim reads it. */
+const waitingForTurn = (alias: string) =>
+  sql<SqlBool>`${pending(alias)} AND ${sql.ref(`${alias}.enqueuedAt`)} IS NULL AND ${notTestEvent(alias)}`;
 
 /**
- * Up to $2 due deliveries of events as of $1, of which a merchant's slow destinations may hold $3 in
- * all. `waiting` walks the destinations that have waiting deliveries (a loose scan of the waiting
- * index: one probe per destination, however long its backlog); `room` is how many more attempts
- * each may take; `due` takes as many of each one's due deliveries as it has room for, oldest first,
- * each with its place in its destination's line; `allowed` keeps those within the merchant's slow
- * budget; `turns` orders them for water-filling, merchant by merchant. The rows taken are looked up
- * by id (`= ANY(ARRAY(…))`, the primary key's index) whatever the planner believes of how many are
+ * `id` is one of the ids `ids` selects, looked up by the primary key's index (`= ANY(ARRAY(…))`)
+ * whatever the planner believes of how many rows are pending (see CLAIM_DELIVERIES).
+ */
+export const amongIds = (id: string, ids: Expression<unknown>) => sql<SqlBool>`${sql.ref(id)} = ANY(ARRAY${ids})`;
+
+interface ClaimParams extends Record<string, unknown> {
+  now: Date;
+  /** How many to claim at most. */
+  free: number;
+  /** Deliveries: how many a merchant's slow destinations may hold in all. Tests: how many one merchant's may. */
+  share: number;
+}
+
+/**
+ * The destinations that have waiting deliveries (`waiting`: a loose scan of the waiting index, one
+ * probe per destination however long its backlog), what is in flight by destination and merchant,
+ * and how many more attempts each destination may take (`room`).
+ */
+function destinationsRoom(qb: QueryBuilder, free: number) {
+  return qb
+    .withRecursive("waiting(id)", (db) =>
+      db
+        .selectNoFrom((eb) =>
+          eb
+            .selectFrom("webhookEvent as e")
+            .select("e.destination")
+            .where(waitingForTurn("e"))
+            .orderBy("e.destination")
+            .limit(sql.lit(1))
+            .as("id"),
+        )
+        .unionAll((db) =>
+          db
+            .selectFrom("waiting as w")
+            .select((eb) =>
+              eb
+                .selectFrom("webhookEvent as e")
+                .select("e.destination")
+                .where(waitingForTurn("e"))
+                .whereRef("e.destination", ">", "w.id")
+                .orderBy("e.destination")
+                .limit(sql.lit(1))
+                .as("id"),
+            )
+            .where("w.id", "is not", null),
+        ),
+    )
+    .with("inFlight", (db) =>
+      db
+        .selectFrom((eb) =>
+          eb
+            .selectFrom("webhookEvent as e")
+            .select(["e.destination", "e.merchantId", sql<number>`count(*)::int`.as("n")])
+            .where(pending("e"))
+            .where("e.enqueuedAt", "is not", null)
+            .where(notTestEvent("e"))
+            .groupBy(["e.destination", "e.merchantId"])
+            .as("f"),
+        )
+        .leftJoin("webhookDestination as h", "h.id", "f.destination")
+        .select(["f.destination", "f.merchantId", "f.n", isSlow("h").as("slow")]),
+    )
+    .with("merchantBusy", (db) =>
+      db
+        .selectFrom("inFlight")
+        .select([
+          "merchantId",
+          sql<number>`sum(n)::int`.as("n"),
+          sql<number | null>`(sum(n) FILTER (WHERE slow))::int`.as("slow"),
+        ])
+        .groupBy("merchantId"),
+    )
+    .with("room", (db) =>
+      db
+        .selectFrom("waiting as w")
+        .leftJoin("webhookDestination as h", "h.id", "w.id")
+        .leftJoin(
+          (eb) =>
+            eb
+              .selectFrom("inFlight")
+              .select(["destination", sql<number>`sum(n)::int`.as("n")])
+              .groupBy("destination")
+              .as("f"),
+          (join) => join.onRef("f.destination", "=", "w.id"),
+        )
+        .select((eb) => {
+          const busy = eb.fn.coalesce("f.n", sql.lit(0));
+          return ["w.id", isSlow("h").as("slow"), busy.as("busy"), destinationRoom("h", busy, free).as("room")];
+        })
+        .where("w.id", "is not", null),
+    );
+}
+
+/**
+ * Up to `free` due deliveries of events as of `now`, of which a merchant's slow destinations may
+ * hold `share` in all. After destinationsRoom: `due` takes as many of each destination's due
+ * deliveries as it has room for, oldest first, each with its place in its destination's line;
+ * `allowed` keeps those within the merchant's slow budget; `turns` orders them for water-filling,
+ * merchant by merchant.
+ */
+function deliveryTurns(qb: QueryBuilder, { now, free, share }: ClaimParams) {
+  return destinationsRoom(qb, free)
+    .with("due", (db) =>
+      db
+        .selectFrom("room as r")
+        .crossJoinLateral((eb) =>
+          eb
+            .selectFrom("webhookEvent as e")
+            .select(["e.id", "e.merchantId", "e.nextAttemptAt"])
+            .whereRef("e.destination", "=", "r.id")
+            .where(waitingForTurn("e"))
+            .where("e.nextAttemptAt", "<=", now)
+            .where(unleased("e", now))
+            .orderBy("e.nextAttemptAt")
+            .limit(eb.fn<number>("least", ["r.room", eb.val(free)]))
+            .as("d"),
+        )
+        .select((eb) => [
+          "d.id",
+          "d.merchantId",
+          "d.nextAttemptAt",
+          "r.slow",
+          eb(
+            "r.busy",
+            "+",
+            eb.fn.agg<number>("row_number").over((over) => over.partitionBy("r.id").orderBy("d.nextAttemptAt").orderBy("d.id")),
+          ).as("place"),
+        ])
+        .where("r.room", ">", sql.lit(0)),
+    )
+    .with("allowed", (db) =>
+      db
+        .selectFrom((eb) =>
+          eb
+            .selectFrom("due")
+            .selectAll()
+            .select((eb) =>
+              eb.fn
+                .agg<number>("row_number")
+                .over((over) => over.partitionBy(["merchantId", "slow"]).orderBy("place").orderBy("nextAttemptAt").orderBy("id"))
+                .as("nth"),
+            )
+            .as("d"),
+        )
+        .leftJoin("merchantBusy as m", "m.merchantId", "d.merchantId")
+        .selectAll("d")
+        .select((eb) => eb.fn.coalesce("m.n", sql.lit(0)).as("merchantBusy"))
+        .where((eb) =>
+          eb.or([eb.not(eb.ref("d.slow")), eb(eb(eb.fn.coalesce("m.slow", sql.lit(0)), "+", eb.ref("d.nth")), "<=", share)]),
+        ),
+    )
+    .with("turns", (db) =>
+      db.selectFrom("allowed").select((eb) => [
+        "id",
+        "nextAttemptAt",
+        eb(
+          "merchantBusy",
+          "+",
+          eb.fn
+            .agg<number>("row_number")
+            .over((over) => over.partitionBy("merchantId").orderBy("place").orderBy("nextAttemptAt").orderBy("id")),
+        ).as("turn"),
+      ]),
+    );
+}
+
+/**
+ * Claims up to `free` due deliveries of events as of `now` (deliveryTurns), marking them given a
+ * job. The rows taken are looked up by id (amongIds) whatever the planner believes of how many are
  * pending: with statistics taken while a backlog was HELD, a join here compared every pending row
  * with every candidate, a second per claim at 6,000 deliveries.
  */
-const CLAIM_DELIVERIES = statement(
-  `WITH RECURSIVE waiting(id) AS (
-       (SELECT destination FROM webhook_event WHERE ${WAITING} ORDER BY destination LIMIT 1)
-     UNION ALL
-       SELECT (SELECT destination FROM webhook_event WHERE ${WAITING} AND destination > w.id ORDER BY destination LIMIT 1)
-       FROM waiting w WHERE w.id IS NOT NULL),
-   in_flight AS (
-     SELECT f.destination, f.merchant_id, f.n, ${isSlow} AS slow
-     FROM (SELECT destination, merchant_id, count(*)::int AS n FROM webhook_event
-           WHERE state = 'PENDING' AND enqueued_at IS NOT NULL AND type IS DISTINCT FROM 'PING'
-           GROUP BY destination, merchant_id) f
-     LEFT JOIN webhook_destination h ON h.id = f.destination),
-   merchant_busy AS (
-     SELECT merchant_id, sum(n)::int AS n, (sum(n) FILTER (WHERE slow))::int AS slow FROM in_flight GROUP BY merchant_id),
-   room AS (
-     SELECT w.id, ${isSlow} AS slow, COALESCE(f.n, 0) AS busy, ${destinationRoom("COALESCE(f.n, 0)", "$2")} AS room
-     FROM waiting w
-     LEFT JOIN webhook_destination h ON h.id = w.id
-     LEFT JOIN (SELECT destination, sum(n)::int AS n FROM in_flight GROUP BY destination) f ON f.destination = w.id
-     WHERE w.id IS NOT NULL),
-   due AS (
-     SELECT d.id, d.merchant_id, d.next_attempt_at, r.slow,
-            r.busy + row_number() OVER (PARTITION BY r.id ORDER BY d.next_attempt_at, d.id) AS place
-     FROM room r CROSS JOIN LATERAL (
-       SELECT e.id, e.merchant_id, e.next_attempt_at FROM webhook_event e
-       WHERE e.destination = r.id AND e.state = 'PENDING' AND e.enqueued_at IS NULL AND e.type IS DISTINCT FROM 'PING'
-         AND e.next_attempt_at <= $1 AND (e.lease_until IS NULL OR e.lease_until < $1)
-       ORDER BY e.next_attempt_at LIMIT LEAST(r.room, $2)) d
-     WHERE r.room > 0),
-   allowed AS (
-     SELECT d.*, COALESCE(m.n, 0) AS merchant_busy
-     FROM (SELECT due.*, row_number() OVER (PARTITION BY merchant_id, slow ORDER BY place, next_attempt_at, id) AS nth FROM due) d
-     LEFT JOIN merchant_busy m ON m.merchant_id = d.merchant_id
-     WHERE NOT d.slow OR COALESCE(m.slow, 0) + d.nth <= $3),
-   turns AS (
-     SELECT id, next_attempt_at,
-            merchant_busy + row_number() OVER (PARTITION BY merchant_id ORDER BY place, next_attempt_at, id) AS turn
-     FROM allowed),
-   picked AS (
-     SELECT e.id FROM webhook_event e
-     WHERE e.id = ANY(ARRAY(SELECT id FROM turns ORDER BY turn, next_attempt_at, id LIMIT $2))
-       AND e.state = 'PENDING' AND e.enqueued_at IS NULL
-     FOR UPDATE SKIP LOCKED)
-   UPDATE webhook_event e SET enqueued_at = $1 WHERE e.id = ANY(ARRAY(SELECT id FROM picked))
-   RETURNING e.id AS "eventId", e.attempts + 1 AS attempt, e.destination`,
-  claimed,
-);
+const CLAIM_DELIVERIES = compiled((qb, param: Param<ClaimParams>) => {
+  const [now, free] = [param("now"), param("free")];
+  return deliveryTurns(qb, { now, free, share: param("share") })
+    .with("picked", (db) =>
+      db
+        .selectFrom("webhookEvent as e")
+        .select("e.id")
+        .where(
+          amongIds(
+            "e.id",
+            db.selectFrom("turns").select("id").orderBy("turn").orderBy("nextAttemptAt").orderBy("id").limit(free),
+          ),
+        )
+        .where(pending("e"))
+        .where("e.enqueuedAt", "is", null)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .updateTable("webhookEvent as e")
+    .set({ enqueuedAt: now })
+    .where((eb) => amongIds("e.id", eb.selectFrom("picked").select("id")))
+    .returning((eb) => ["e.id as eventId", eb("e.attempts", "+", sql.lit(1)).as("attempt"), "e.destination"]);
+});
 
 /**
- * Up to $2 due test events as of $1: at most one in flight per endpoint and TESTS_PER_MERCHANT ($3)
- * per merchant, the merchant with the fewest in flight first.
+ * Up to `free` due test events as of `now`: at most one in flight per endpoint and `share`
+ * (TESTS_PER_MERCHANT) per merchant, the merchant with the fewest in flight first.
  */
-const CLAIM_TESTS = statement(
-  `WITH in_flight AS (
-     SELECT destination, merchant_id FROM webhook_event WHERE state = 'PENDING' AND enqueued_at IS NOT NULL AND type = 'PING'),
-   due AS (
-     SELECT DISTINCT ON (e.destination) e.id, e.merchant_id, e.next_attempt_at FROM webhook_event e
-     WHERE e.state = 'PENDING' AND e.type = 'PING' AND e.enqueued_at IS NULL AND e.next_attempt_at <= $1
-       AND e.destination NOT IN (SELECT destination FROM in_flight)
-     ORDER BY e.destination, e.next_attempt_at, e.id),
-   turns AS (
-     SELECT d.id, d.next_attempt_at,
-            (SELECT count(*) FROM in_flight f WHERE f.merchant_id = d.merchant_id)
-              + row_number() OVER (PARTITION BY d.merchant_id ORDER BY d.next_attempt_at, d.id) AS turn
-     FROM due d),
-   picked AS (
-     SELECT e.id FROM webhook_event e
-     WHERE e.id = ANY(ARRAY(SELECT id FROM turns WHERE turn <= $3 ORDER BY turn, next_attempt_at, id LIMIT $2))
-       AND e.state = 'PENDING' AND e.enqueued_at IS NULL
-     FOR UPDATE SKIP LOCKED)
-   UPDATE webhook_event e SET enqueued_at = $1 WHERE e.id = ANY(ARRAY(SELECT id FROM picked))
-   RETURNING e.id AS "eventId", e.attempts + 1 AS attempt, e.destination`,
-  claimed,
-);
+const CLAIM_TESTS = compiled((qb, param: Param<ClaimParams>) => {
+  const [now, free] = [param("now"), param("free")];
+  return qb
+    .with("inFlight", (db) =>
+      db
+        .selectFrom("webhookEvent as e")
+        .select(["e.destination", "e.merchantId"])
+        .where(pending("e"))
+        .where("e.enqueuedAt", "is not", null)
+        .where(isTestEvent("e")),
+    )
+    .with("due", (db) =>
+      db
+        .selectFrom("webhookEvent as e")
+        .distinctOn("e.destination")
+        .select(["e.id", "e.merchantId", "e.nextAttemptAt"])
+        .where(pending("e"))
+        .where(isTestEvent("e"))
+        .where("e.enqueuedAt", "is", null)
+        .where("e.nextAttemptAt", "<=", now)
+        .where("e.destination", "not in", db.selectFrom("inFlight").select("destination"))
+        .orderBy("e.destination")
+        .orderBy("e.nextAttemptAt")
+        .orderBy("e.id"),
+    )
+    .with("turns", (db) =>
+      db.selectFrom("due as d").select((eb) => [
+        "d.id",
+        "d.nextAttemptAt",
+        eb(
+          eb.selectFrom("inFlight as f").select(eb.fn.countAll<number>().as("n")).whereRef("f.merchantId", "=", "d.merchantId"),
+          "+",
+          eb.fn
+            .agg<number>("row_number")
+            .over((over) => over.partitionBy("d.merchantId").orderBy("d.nextAttemptAt").orderBy("d.id")),
+        ).as("turn"),
+      ]),
+    )
+    .with("picked", (db) =>
+      db
+        .selectFrom("webhookEvent as e")
+        .select("e.id")
+        .where(
+          amongIds(
+            "e.id",
+            db
+              .selectFrom("turns")
+              .select("id")
+              .where("turn", "<=", param("share"))
+              .orderBy("turn")
+              .orderBy("nextAttemptAt")
+              .orderBy("id")
+              .limit(free),
+          ),
+        )
+        .where(pending("e"))
+        .where("e.enqueuedAt", "is", null)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .updateTable("webhookEvent as e")
+    .set({ enqueuedAt: now })
+    .where((eb) => amongIds("e.id", eb.selectFrom("picked").select("id")))
+    .returning((eb) => ["e.id as eventId", eb("e.attempts", "+", sql.lit(1)).as("attempt"), "e.destination"]);
+});
 
 /** One lock per lane: a claim counts what is in flight, which another claim at the same time would not see. */
 const LANE_LOCK = { deliveries: 7_305_001, tests: 7_305_002 } as const;
-const LOCK = statement("SELECT pg_advisory_xact_lock($1::bigint)::text AS locked", { locked: text() });
+const LOCK = compiled((qb, param: Param<{ lane: number }>) =>
+  qb.selectNoFrom(sql`pg_advisory_xact_lock(${param("lane")}::bigint)`.as("locked")),
+);
 
 /**
  * Claims up to `free` due deliveries of the lane as of `now` (see above), for a worker with `slots`
@@ -142,31 +325,35 @@ export async function claimDue(
   now: Date,
 ): Promise<ClaimedAttempt[]> {
   if (free <= 0) return [];
-  return inTransaction(async (sql) => {
-    await queryRows(sql, LOCK, [LANE_LOCK[lane]]);
+  return database.transaction().execute(async (trx) => {
+    await LOCK(trx, { lane: LANE_LOCK[lane] });
     return lane === "deliveries"
-      ? queryRows(sql, CLAIM_DELIVERIES, [utc(now), free, Math.max(1, Math.floor(slots / 2))])
-      : queryRows(sql, CLAIM_TESTS, [utc(now), free, TESTS_PER_MERCHANT]);
+      ? CLAIM_DELIVERIES(trx, { now, free, share: Math.max(1, Math.floor(slots / 2)) })
+      : CLAIM_TESTS(trx, { now, free, share: TESTS_PER_MERCHANT });
   });
 }
 
 /**
  * Takes back the claims whose job was lost (given before `lostBefore` and never run: Redis lost it,
  * its hand-over failed, or its worker died), so they wait for a turn again; the attempt of one whose
- * worker died mid-delivery counts. Returns how many.
+ * worker died mid-delivery counts, once its lease ran out. Returns how many.
  */
 export async function releaseLostClaims(lostBefore: Date, now: Date): Promise<number> {
-  return (await queryRow(pool, RELEASE_LOST, [utc(lostBefore), utc(now)]))!.released;
+  const { released } = await database
+    .with("released", (db) =>
+      db
+        .updateTable("webhookEvent as e")
+        .set({ enqueuedAt: null })
+        .where(pending("e"))
+        .where("e.enqueuedAt", "<", lostBefore)
+        .where(unleased("e", now))
+        .returning(sql`1`.as("one")),
+    )
+    .selectFrom("released")
+    .select(sql<number>`count(*)::int`.as("released"))
+    .executeTakeFirstOrThrow();
+  return released;
 }
-
-const RELEASE_LOST = statement(
-  `WITH released AS (
-     UPDATE webhook_event SET enqueued_at = NULL
-     WHERE state = 'PENDING' AND enqueued_at < $1 AND (lease_until IS NULL OR lease_until < $2)
-     RETURNING 1)
-   SELECT count(*)::int AS released FROM released`,
-  { released: int() },
-);
 
 /**
  * When the earliest delivery that waits for its time comes due, as of the `now` of the claims just
@@ -174,12 +361,16 @@ const RELEASE_LOST = statement(
  * falls between a claim and the next. Null when none waits for its time.
  */
 export async function nextDueAt(now: Date): Promise<Date | null> {
-  return (await queryRow(pool, NEXT_DUE_AT, [utc(now)]))?.at ?? null;
+  return (await NEXT_DUE_AT(database, { now }))[0]?.nextAttemptAt ?? null;
 }
 
-const NEXT_DUE_AT = statement(
-  `SELECT next_attempt_at AS at FROM webhook_event
-   WHERE state = 'PENDING' AND enqueued_at IS NULL AND next_attempt_at > $1
-   ORDER BY next_attempt_at LIMIT 1`,
-  { at: webhookEvents.columns.nextAttemptAt },
+const NEXT_DUE_AT = compiled((qb, param: Param<{ now: Date }>) =>
+  qb
+    .selectFrom("webhookEvent as e")
+    .select("e.nextAttemptAt")
+    .where(pending("e"))
+    .where("e.enqueuedAt", "is", null)
+    .where("e.nextAttemptAt", ">", param("now"))
+    .orderBy("e.nextAttemptAt")
+    .limit(sql.lit(1)),
 );
