@@ -1,14 +1,17 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import DataLoader from "dataloader";
+import { sql, type SqlBool } from "kysely";
 import { isDatabaseUnavailable } from "../../connection-errors.js";
-import { inTransaction, pool, toUtcText as utc } from "../../db.js";
-import { queryRows, statement } from "../../sql/statements.js";
-import { webhookAttempts, webhookEvents } from "../../sql/tables.js";
+import { database } from "../../db.js";
+import type { WebhookAttemptOutcome, WebhookEventState } from "../../generated/kysely/enums.js";
+import { compiled, type Param } from "../../sql/compiled.js";
+import type { QueryBuilder } from "../../sql/query-builder.js";
+import type { Row } from "../../sql/rows.js";
+import { toUtcText as utc } from "../../sql/utc-text.js";
 import type { AttemptVerdict } from "../webhooks/retry-schedule.js";
-import type { WebhookAttemptOutcome, WebhookEvent } from "../../generated/prisma/client.js";
-import type { DueAttempt } from "./claim.js";
+import { amongIds, type DueAttempt } from "./claim.js";
 import { QUICK_MS } from "./destination.js";
-import { HOLD } from "./states.js";
+import { HELD, notTestEvent, pending, unleased } from "./states.js";
 
 /**
  * Attempts: a claimed delivery taken for its attempt, and the attempt's outcome recorded with what
@@ -23,7 +26,7 @@ const BATCH_WINDOW_MS = 2;
 
 /** An event taken for one attempt, whose attempt row is already written (IN_FLIGHT). */
 export type StartedAttempt = Pick<
-  WebhookEvent,
+  Row<"webhookEvent">,
   | "id"
   | "url"
   | "payload"
@@ -64,12 +67,12 @@ function startsAttempts(leaseMs: number) {
   return new DataLoader<DueAttempt, StartedAttempt | null>(
     async (due) => {
       const startedAt = new Date();
-      const rows = await queryRows(pool, START_ATTEMPTS, [
-        due.map((d) => d.eventId),
-        due.map((d) => d.attempt),
-        utc(new Date(startedAt.getTime() + leaseMs)),
-        utc(startedAt),
-      ]);
+      const rows = await START_ATTEMPTS(database, {
+        ids: due.map((d) => d.eventId),
+        attempts: due.map((d) => d.attempt),
+        leaseUntil: new Date(startedAt.getTime() + leaseMs),
+        now: startedAt,
+      });
       // The same attempt asked for twice in one batch is made once: only the first ask gets it.
       const byId = new Map(rows.map((row) => [row.id, { ...row, startedAt }]));
       return due.map(({ eventId }) => {
@@ -82,48 +85,109 @@ function startsAttempts(leaseMs: number) {
   );
 }
 
-const START_ATTEMPTS = statement(
-  `WITH due AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS d(id, attempt)),
-         held AS (
-           UPDATE webhook_event e SET ${HOLD}, updated_at = $4
-           FROM due d, webhook_endpoint ep
-           WHERE e.id = ANY($1::uuid[]) AND e.id = d.id AND ep.id = e.endpoint_id AND NOT ep.enabled AND e.type <> 'PING' AND e.state = 'PENDING'
-             AND (e.lease_until IS NULL OR e.lease_until <= $4)),
-         claimed AS (
-           UPDATE webhook_event e SET attempts = e.attempts + 1, lease_until = $3,
-             url = COALESCE((SELECT ep.url FROM webhook_endpoint ep WHERE ep.id = e.endpoint_id), e.url)
-           FROM due d
-           WHERE e.id = ANY($1::uuid[]) AND e.id = d.id AND e.attempts = d.attempt - 1 AND e.state = 'PENDING'
-             AND (e.lease_until IS NULL OR e.lease_until <= $4)
-             AND NOT EXISTS (SELECT 1 FROM webhook_endpoint ep WHERE ep.id = e.endpoint_id AND NOT ep.enabled AND e.type <> 'PING')
-           RETURNING e.*),
-         attempt AS (
-           INSERT INTO webhook_attempt (id, event_id, endpoint_id, number, started_at, outcome)
-           SELECT gen_random_uuid(), id, endpoint_id, attempts, $4, 'IN_FLIGHT' FROM claimed
-           RETURNING id, event_id)
-         SELECT c.id, c.url, c.payload, c.attempts, c.attempt_limit AS "attemptLimit",
-                c.correlation_id AS "correlationId", c.traceparent, c.endpoint_id AS "endpointId",
-                c.event_id AS "eventId", c.type, c.created_at AS "createdAt", c.merchant_id AS "merchantId",
-                c.destination, a.id AS "attemptId"
-         FROM claimed c JOIN attempt a ON a.event_id = c.id`,
-  {
-    ...webhookEvents.pick(
-      "id",
-      "url",
-      "payload",
-      "attempts",
-      "attemptLimit",
-      "correlationId",
-      "traceparent",
-      "endpointId",
-      "eventId",
-      "type",
-      "createdAt",
-      "merchantId",
-      "destination",
-    ).columns,
-    attemptId: webhookAttempts.columns.id,
-  },
+interface StartParams extends Record<string, unknown> {
+  /** The deliveries, and the attempt each is due to make (the same place in each list). */
+  ids: string[];
+  attempts: number[];
+  leaseUntil: Date;
+  now: Date;
+}
+
+/** `e.id` is one of the deliveries `ids` names (an array parameter). */
+const named = (ids: string[]) => sql<SqlBool>`${sql.ref("e.id")} = ANY(${ids}::uuid[])`;
+
+/**
+ * The attempts due (`due`), those whose endpoint is disabled held (`held`), and the rest taken for
+ * their attempt (`claimed`): their next attempt, and no lease holds them.
+ */
+function takenForAttempts(qb: QueryBuilder, { ids, attempts, leaseUntil, now }: StartParams) {
+  return qb
+    .with("due(id, attempt)", () => sql`(SELECT * FROM unnest(${ids}::uuid[], ${attempts}::int[]))`)
+    .with("held", (db) =>
+      db
+        .updateTable("webhookEvent as e")
+        .from(["due as d", "webhookEndpoint as ep"])
+        .set({ ...HELD, updatedAt: now })
+        .where(named(ids))
+        .whereRef("e.id", "=", "d.id")
+        .whereRef("ep.id", "=", "e.endpointId")
+        .where((eb) => eb.not(eb.ref("ep.enabled")))
+        .where(notTestEvent("e"))
+        .where(pending("e"))
+        .where(unleased("e", now)),
+    )
+    .with("claimed", (db) =>
+      db
+        .updateTable("webhookEvent as e")
+        .from("due as d")
+        .set((eb) => ({
+          attempts: eb("e.attempts", "+", sql.lit(1)),
+          leaseUntil,
+          url: eb.fn.coalesce(
+            eb.selectFrom("webhookEndpoint as ep").select("ep.url").whereRef("ep.id", "=", "e.endpointId"),
+            eb.ref("e.url"),
+          ),
+        }))
+        .where(named(ids))
+        .whereRef("e.id", "=", "d.id")
+        .where((eb) => eb("e.attempts", "=", eb("d.attempt", "-", sql.lit(1))))
+        .where(pending("e"))
+        .where(unleased("e", now))
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom("webhookEndpoint as ep")
+                .select(sql.lit(1).as("one"))
+                .whereRef("ep.id", "=", "e.endpointId")
+                .where((eb) => eb.not(eb.ref("ep.enabled")))
+                .where(notTestEvent("e")),
+            ),
+          ),
+        )
+        .returningAll("e"),
+    );
+}
+
+/** takenForAttempts, with each attempt's row written IN_FLIGHT, answering the deliveries taken. */
+const START_ATTEMPTS = compiled((qb, param: Param<StartParams>) =>
+  takenForAttempts(qb, { ids: param("ids"), attempts: param("attempts"), leaseUntil: param("leaseUntil"), now: param("now") })
+    .with("attempt", (db) =>
+      db
+        .insertInto("webhookAttempt")
+        .columns(["id", "eventId", "endpointId", "number", "startedAt", "outcome"])
+        .expression(
+          db
+            .selectFrom("claimed")
+            .select([
+              sql<string>`gen_random_uuid()`.as("attemptId"),
+              "id",
+              "endpointId",
+              "attempts",
+              sql<Date>`${param("now")}::timestamp(3)`.as("startedAt"),
+              sql.lit("IN_FLIGHT").as("outcome"),
+            ]),
+        )
+        .returning(["id", "eventId"]),
+    )
+    .selectFrom("claimed as c")
+    .innerJoin("attempt as a", "a.eventId", "c.id")
+    .select([
+      "c.id",
+      "c.url",
+      "c.payload",
+      "c.attempts",
+      "c.attemptLimit",
+      "c.correlationId",
+      "c.traceparent",
+      "c.endpointId",
+      "c.eventId",
+      "c.type",
+      "c.createdAt",
+      "c.merchantId",
+      "c.destination",
+      "a.id as attemptId",
+    ]),
 );
 
 type Finish = { attempt: StartedAttempt; result: AttemptResult; verdict: AttemptVerdict };
@@ -138,40 +202,45 @@ type Finish = { attempt: StartedAttempt; result: AttemptResult; verdict: Attempt
 function finishesAttempts(disableAfterMs: number) {
   return new DataLoader<Finish, true>(
     async (batch) => {
-      const rows = batch.map(({ attempt, result, verdict }) => ({
-        attempt_id: attempt.attemptId,
-        event_id: attempt.id,
-        number: attempt.attempts,
-        endpoint_id: attempt.endpointId,
-        merchant_id: attempt.merchantId,
-        destination: attempt.destination,
-        started_at: utc(attempt.startedAt),
-        duration_ms: result.durationMs,
-        outcome: result.outcome,
-        status_code: result.statusCode ?? null,
-        error: result.error ?? null,
-        response_excerpt: result.responseExcerpt ?? null,
-        state: verdict.state,
-        last_error: result.outcome === "DELIVERED" ? null : (result.error ?? `HTTP ${result.statusCode}`),
-        delivered_at: verdict.state === "DELIVERED" ? utc(new Date(attempt.startedAt.getTime() + result.durationMs)) : null,
-        next_attempt_at: verdict.nextAttemptAt ? utc(verdict.nextAttemptAt) : null,
-      }));
+      const rows = batch.map(doneRow);
       const done = JSON.stringify(rows);
       const toEndpoints = rows.some((row) => row.endpoint_id !== null);
       // The attempts were made: a connection lost meanwhile (a reset, a failover) must not leave them
       // unrecorded, to be made again once their leases lapse.
       await whileDatabaseReturns(async () => {
-        if (!toEndpoints) return queryRows(pool, FINISH_ATTEMPTS, [done]);
+        if (!toEndpoints) return FINISH_ATTEMPTS(database, { done });
         const now = new Date();
-        return inTransaction(async (sql) => {
-          await queryRows(sql, ENDPOINT_HEALTH, [done, utc(now), utc(new Date(now.getTime() - disableAfterMs))]);
-          await queryRows(sql, FINISH_ATTEMPTS, [done]);
+        return database.transaction().execute(async (trx) => {
+          await ENDPOINT_HEALTH(trx, { done, now, failingBefore: new Date(now.getTime() - disableAfterMs) });
+          await FINISH_ATTEMPTS(trx, { done });
         });
       });
       return batch.map(() => true as const);
     },
     { cache: false, batchScheduleFn: (run) => setTimeout(run, BATCH_WINDOW_MS) },
   );
+}
+
+/** A finished attempt as a row of the batch's JSON (`done`): timestamps as zone-less UTC text. */
+function doneRow({ attempt, result, verdict }: Finish) {
+  return {
+    attempt_id: attempt.attemptId,
+    event_id: attempt.id,
+    number: attempt.attempts,
+    endpoint_id: attempt.endpointId,
+    merchant_id: attempt.merchantId,
+    destination: attempt.destination,
+    started_at: utc(attempt.startedAt),
+    duration_ms: result.durationMs,
+    outcome: result.outcome,
+    status_code: result.statusCode ?? null,
+    error: result.error ?? null,
+    response_excerpt: result.responseExcerpt ?? null,
+    state: verdict.state,
+    last_error: result.outcome === "DELIVERED" ? null : (result.error ?? `HTTP ${result.statusCode}`),
+    delivered_at: verdict.state === "DELIVERED" ? utc(new Date(attempt.startedAt.getTime() + result.durationMs)) : null,
+    next_attempt_at: verdict.nextAttemptAt ? utc(verdict.nextAttemptAt) : null,
+  };
 }
 
 /** Tries `record` again while PostgreSQL cannot be reached, for about three seconds. */
@@ -186,12 +255,59 @@ async function whileDatabaseReturns<T>(record: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The finished attempts of a batch ($1), as rows. */
-const DONE = `done AS (
-    SELECT * FROM jsonb_to_recordset($1::jsonb) AS d(
-      attempt_id uuid, event_id uuid, number int, endpoint_id uuid, merchant_id uuid, destination uuid, started_at timestamp(3), duration_ms int, outcome text,
-      status_code int, error text, response_excerpt text, state text, last_error text, delivered_at timestamp(3),
-      next_attempt_at timestamp(3)))`;
+/** A row of `done`, as the statements read it. */
+interface Done {
+  attemptId: string;
+  eventId: string;
+  number: number;
+  endpointId: string | null;
+  merchantId: string;
+  destination: string;
+  startedAt: Date;
+  durationMs: number;
+  outcome: Exclude<WebhookAttemptOutcome, "IN_FLIGHT">;
+  statusCode: number | null;
+  error: string | null;
+  responseExcerpt: string | null;
+  state: WebhookEventState;
+  lastError: string | null;
+  deliveredAt: Date | null;
+  nextAttemptAt: Date | null;
+}
+
+/** The finished attempts of a batch, from its JSON (doneRow). */
+const doneRows = (done: string) =>
+  sql<Done>`(SELECT * FROM jsonb_to_recordset(${done}::jsonb) AS d(
+    attempt_id uuid, event_id uuid, number int, endpoint_id uuid, merchant_id uuid, destination uuid, started_at timestamp(3),
+    duration_ms int, outcome "WebhookAttemptOutcome", status_code int, error text, response_excerpt text,
+    state "WebhookEventState", last_error text, delivered_at timestamp(3), next_attempt_at timestamp(3)))`;
+
+/** A delivered attempt's outcome, as a literal. */
+const DELIVERED = sql.lit("DELIVERED" as const);
+
+/**
+ * Each destination of the batch's attempts, and what they came to: any delivered, all delivered
+ * within QUICK_MS, how many failed, and when the latest started.
+ */
+function byDestination(qb: QueryBuilder, done: string) {
+  return qb
+    .with("done", () => doneRows(done))
+    .with("byDestination", (db) =>
+      db
+        .selectFrom("done")
+        .select((eb) => [
+          "destination",
+          "merchantId",
+          eb.fn.agg<boolean>("bool_or", [eb("outcome", "=", DELIVERED)]).as("delivered"),
+          eb.fn
+            .agg<boolean>("bool_and", [eb.and([eb("outcome", "=", DELIVERED), eb("durationMs", "<", sql.lit(QUICK_MS))])])
+            .as("quick"),
+          sql<number>`count(*) FILTER (WHERE outcome <> 'DELIVERED')::int`.as("failed"),
+          eb.fn.max("startedAt").as("at"),
+        ])
+        .groupBy(["destination", "merchantId"]),
+    );
+}
 
 /**
  * Records each attempt's outcome and moves its event on, and its destination's health
@@ -202,73 +318,159 @@ const DONE = `done AS (
  * this attempt holds it: recorded again (after a lost answer), or after its lease lapsed and another
  * attempt took it, the statement leaves it as it is.
  */
-const FINISH_ATTEMPTS = statement(
-  `WITH ${DONE},
-  by_destination AS (
-    SELECT destination, merchant_id, bool_or(outcome = 'DELIVERED') AS delivered,
-           bool_and(outcome = 'DELIVERED' AND duration_ms < ${QUICK_MS}) AS quick,
-           count(*) FILTER (WHERE outcome <> 'DELIVERED')::int AS failed, max(started_at) AS at
-    FROM done GROUP BY destination, merchant_id),
-  health AS (
-    INSERT INTO webhook_destination AS h (id, merchant_id, failures, quick, updated_at)
-    SELECT b.destination, b.merchant_id, CASE WHEN b.delivered THEN 0 ELSE b.failed END, b.quick, b.at
-    FROM by_destination b LEFT JOIN webhook_destination o ON o.id = b.destination
-    WHERE o.id IS NULL OR NOT b.delivered OR o.failures > 0 OR o.quick <> b.quick
-    ORDER BY b.destination
-    ON CONFLICT (id) DO UPDATE SET
-      failures = CASE WHEN excluded.failures = 0 THEN 0 ELSE h.failures + excluded.failures END,
-      quick = excluded.quick, updated_at = excluded.updated_at),
-  attempt AS (
-    UPDATE webhook_attempt a SET duration_ms = d.duration_ms, outcome = d.outcome::"WebhookAttemptOutcome",
-      status_code = d.status_code, error = d.error, response_excerpt = d.response_excerpt
-    FROM done d WHERE a.id = ANY(ARRAY(SELECT attempt_id FROM done)) AND a.id = d.attempt_id)
-  UPDATE webhook_event e SET state = d.state::"WebhookEventState", lease_until = NULL, enqueued_at = NULL,
-    last_error = d.last_error, delivered_at = d.delivered_at,
-    next_attempt_at = COALESCE(d.next_attempt_at, e.next_attempt_at), updated_at = now()
-  FROM done d WHERE e.id = ANY(ARRAY(SELECT event_id FROM done)) AND e.id = d.event_id AND e.attempts = d.number AND e.lease_until IS NOT NULL`,
-  {},
+const FINISH_ATTEMPTS = compiled((qb, param: Param<{ done: string }>) =>
+  byDestination(qb, param("done"))
+    .with("health", (db) =>
+      db
+        .insertInto("webhookDestination")
+        .columns(["id", "merchantId", "failures", "quick", "updatedAt"])
+        .expression(
+          db
+            .selectFrom("byDestination as b")
+            .leftJoin("webhookDestination as o", "o.id", "b.destination")
+            .select((eb) => [
+              "b.destination",
+              "b.merchantId",
+              eb.case().when(eb.ref("b.delivered")).then(sql.lit(0)).else(eb.ref("b.failed")).end().as("failures"),
+              "b.quick",
+              "b.at",
+            ])
+            .where((eb) =>
+              eb.or([
+                eb("o.id", "is", null),
+                eb.not(eb.ref("b.delivered")),
+                eb("o.failures", ">", sql.lit(0)),
+                eb("o.quick", "<>", eb.ref("b.quick")),
+              ]),
+            )
+            .orderBy("b.destination"),
+        )
+        .onConflict((conflict) =>
+          conflict.column("id").doUpdateSet((eb) => ({
+            failures: eb
+              .case()
+              .when("excluded.failures", "=", sql.lit(0))
+              .then(sql.lit(0))
+              .else(eb("webhookDestination.failures", "+", eb.ref("excluded.failures")))
+              .end(),
+            quick: eb.ref("excluded.quick"),
+            updatedAt: eb.ref("excluded.updatedAt"),
+          })),
+        ),
+    )
+    .with("attempt", (db) =>
+      db
+        .updateTable("webhookAttempt as a")
+        .from("done as d")
+        .set((eb) => ({
+          durationMs: eb.ref("d.durationMs"),
+          outcome: eb.ref("d.outcome"),
+          statusCode: eb.ref("d.statusCode"),
+          error: eb.ref("d.error"),
+          responseExcerpt: eb.ref("d.responseExcerpt"),
+        }))
+        .where((eb) => amongIds("a.id", eb.selectFrom("done").select("attemptId")))
+        .whereRef("a.id", "=", "d.attemptId"),
+    )
+    .updateTable("webhookEvent as e")
+    .from("done as d")
+    .set((eb) => ({
+      state: eb.ref("d.state"),
+      leaseUntil: null,
+      enqueuedAt: null,
+      lastError: eb.ref("d.lastError"),
+      deliveredAt: eb.ref("d.deliveredAt"),
+      nextAttemptAt: eb.fn.coalesce("d.nextAttemptAt", "e.nextAttemptAt"),
+      updatedAt: sql<Date>`now()`,
+    }))
+    .where((eb) => amongIds("e.id", eb.selectFrom("done").select("eventId")))
+    .whereRef("e.id", "=", "d.eventId")
+    .whereRef("e.attempts", "=", "d.number")
+    .where("e.leaseUntil", "is not", null),
 );
 
-/** Of an endpoint `ep` and its attempts `c` just finished: every one failed, and it has failed since before $3. */
-const FAILING_TOO_LONG = "(NOT c.delivered AND COALESCE(ep.failing_since, c.first_failed_at) <= $3::timestamp(3))";
+interface HealthParams extends Record<string, unknown> {
+  done: string;
+  now: Date;
+  /** An endpoint failing every attempt since before this is disabled. */
+  failingBefore: Date;
+}
 
 /**
- * Moves the health of the batch's endpoints ($1) as of $2: since when each has failed every attempt,
- * and, past the limit ($3, that long before $2), disabled, its waiting deliveries HELD. Only an
- * endpoint whose state changes is written (it starts or stops failing, or is disabled), its row
- * locked in id order and FOR NO KEY UPDATE, which a payment's new delivery (its foreign key's KEY
- * SHARE) does not wait for: in the steady state (delivering, or failing for less than the limit) no
- * batch touches an endpoint, so batches do not queue on a busy endpoint's row.
+ * The batch's endpoints (`byEndpoint`: any attempt delivered, and the first failed one's start),
+ * and those whose state changes (`changing`: they start or stop failing, or fail too long), locked
+ * in id order.
  */
-const ENDPOINT_HEALTH = statement(
-  `WITH ${DONE},
-  by_endpoint AS (
-    SELECT endpoint_id, bool_or(outcome = 'DELIVERED') AS delivered, min(started_at) AS first_failed_at
-    FROM done WHERE endpoint_id IS NOT NULL GROUP BY endpoint_id),
-  changing AS (
-    SELECT ep.id, h.delivered, h.first_failed_at
-    FROM webhook_endpoint ep JOIN by_endpoint h ON h.endpoint_id = ep.id
-    WHERE CASE WHEN h.delivered THEN ep.failing_since IS NOT NULL
-               ELSE ep.failing_since IS NULL OR (ep.enabled AND ep.failing_since <= $3::timestamp(3)) END
-    ORDER BY ep.id FOR NO KEY UPDATE OF ep),
-  health AS (
-    UPDATE webhook_endpoint ep SET
-      failing_since = CASE WHEN c.delivered THEN NULL ELSE COALESCE(ep.failing_since, c.first_failed_at) END,
-      enabled = ep.enabled AND NOT ${FAILING_TOO_LONG},
-      disabled_at = CASE WHEN ep.enabled AND ${FAILING_TOO_LONG} THEN $2::timestamp(3) ELSE ep.disabled_at END,
-      disabled_reason = CASE WHEN ep.enabled AND ${FAILING_TOO_LONG}
-        THEN 'every attempt failed since ' || to_char(COALESCE(ep.failing_since, c.first_failed_at), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-        ELSE ep.disabled_reason END,
-      updated_at = $2::timestamp(3)
-    FROM changing c
-    WHERE ep.id = c.id
-    RETURNING ep.id, NOT ep.enabled AND ep.disabled_at = $2::timestamp(3) AS disabled_now)
-  UPDATE webhook_event e SET ${HOLD}, updated_at = $2::timestamp(3)
-  FROM health h
-  WHERE h.disabled_now AND e.endpoint_id = h.id AND e.state = 'PENDING' AND e.type <> 'PING'
-    AND e.id NOT IN (SELECT event_id FROM done) AND (e.lease_until IS NULL OR e.lease_until <= $2::timestamp(3))`,
-  {},
-);
+function changingEndpoints(qb: QueryBuilder, done: string, failingBefore: Date) {
+  return qb
+    .with("done", () => doneRows(done))
+    .with("byEndpoint", (db) =>
+      db
+        .selectFrom("done")
+        .select((eb) => [
+          "endpointId",
+          eb.fn.agg<boolean>("bool_or", [eb("outcome", "=", DELIVERED)]).as("delivered"),
+          eb.fn.min("startedAt").as("firstFailedAt"),
+        ])
+        .where("endpointId", "is not", null)
+        .groupBy("endpointId"),
+    )
+    .with("changing", (db) =>
+      db
+        .selectFrom("webhookEndpoint as ep")
+        .innerJoin("byEndpoint as h", "h.endpointId", "ep.id")
+        .select(["ep.id", "h.delivered", "h.firstFailedAt"])
+        .where(
+          sql<SqlBool>`CASE WHEN h.delivered THEN ep.failing_since IS NOT NULL
+            ELSE ep.failing_since IS NULL OR (ep.enabled AND ep.failing_since <= ${failingBefore}::timestamp(3)) END`,
+        )
+        .orderBy("ep.id")
+        .forNoKeyUpdate("ep"),
+    );
+}
+
+/** Of an endpoint `ep` and its attempts `c` just finished: every one failed, and it has failed since before `failingBefore`. */
+const failingTooLong = (failingBefore: Date) =>
+  sql<SqlBool>`(NOT c.delivered AND COALESCE(ep.failing_since, c.first_failed_at) <= ${failingBefore}::timestamp(3))`;
+
+/**
+ * Moves the health of the batch's endpoints as of `now`: since when each has failed every attempt,
+ * and, past the limit (failing since before `failingBefore`), disabled, its waiting deliveries
+ * HELD. Only an endpoint whose state changes is written (it starts or stops failing, or is
+ * disabled), its row locked in id order and FOR NO KEY UPDATE, which a payment's new delivery (its
+ * foreign key's KEY SHARE) does not wait for: in the steady state (delivering, or failing for less
+ * than the limit) no batch touches an endpoint, so batches do not queue on a busy endpoint's row.
+ */
+const ENDPOINT_HEALTH = compiled((qb, param: Param<HealthParams>) => {
+  const [now, failingBefore] = [sql<Date>`${param("now")}::timestamp(3)`, param("failingBefore")];
+  const tooLong = () => failingTooLong(failingBefore);
+  return changingEndpoints(qb, param("done"), failingBefore)
+    .with("health", (db) =>
+      db
+        .updateTable("webhookEndpoint as ep")
+        .from("changing as c")
+        .set({
+          failingSince: sql`CASE WHEN c.delivered THEN NULL ELSE COALESCE(ep.failing_since, c.first_failed_at) END`,
+          enabled: sql`ep.enabled AND NOT ${tooLong()}`,
+          disabledAt: sql`CASE WHEN ep.enabled AND ${tooLong()} THEN ${now} ELSE ep.disabled_at END`,
+          disabledReason: sql`CASE WHEN ep.enabled AND ${tooLong()}
+            THEN 'every attempt failed since ' || to_char(COALESCE(ep.failing_since, c.first_failed_at), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+            ELSE ep.disabled_reason END`,
+          updatedAt: now,
+        })
+        .whereRef("ep.id", "=", "c.id")
+        .returning(["ep.id", sql<boolean>`NOT ep.enabled AND ep.disabled_at = ${now}`.as("disabledNow")]),
+    )
+    .updateTable("webhookEvent as e")
+    .from("health as h")
+    .set({ ...HELD, updatedAt: now })
+    .where((eb) => eb.ref("h.disabledNow"))
+    .whereRef("e.endpointId", "=", "h.id")
+    .where(pending("e"))
+    .where(notTestEvent("e"))
+    .where("e.id", "not in", (eb) => eb.selectFrom("done").select("eventId"))
+    .where(unleased("e", now));
+});
 
 /**
  * The statements of an attempt; `leaseMs` is how long a started attempt holds its event,

@@ -43,10 +43,11 @@ const waitingForTurn = (alias: string) =>
   sql<SqlBool>`${pending(alias)} AND ${sql.ref(`${alias}.enqueuedAt`)} IS NULL AND ${notTestEvent(alias)}`;
 
 /**
- * `id` is one of the ids `ids` selects, looked up by the primary key's index (`= ANY(ARRAY(…))`)
- * whatever the planner believes of how many rows are pending (see CLAIM_DELIVERIES).
+ * `column` holds one of the values `ids` selects (`= ANY(ARRAY(…))`): each row is looked up by the
+ * column's index (the primary key's, or a row's ctid) whatever the planner believes of how many rows
+ * there are (see CLAIM_DELIVERIES).
  */
-export const amongIds = (id: string, ids: Expression<unknown>) => sql<SqlBool>`${sql.ref(id)} = ANY(ARRAY${ids})`;
+export const amongIds = (column: string, ids: Expression<unknown>) => sql<SqlBool>`${sql.ref(column)} = ANY(ARRAY${ids})`;
 
 interface ClaimParams extends Record<string, unknown> {
   now: Date;

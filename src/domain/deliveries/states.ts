@@ -15,8 +15,6 @@ const column = (alias: string, name: keyof WebhookEvent) => sql.ref(`${alias}.${
  * endpoint's update holds those waiting when the merchant disables it. A recovery sends them.
  */
 export const HELD = { state: "HELD", enqueuedAt: null, lastError: "its endpoint is disabled" } as const;
-/** HELD, as the SET of the statements written in SQL text. */
-export const HOLD = `state = '${HELD.state}', enqueued_at = NULL, last_error = '${HELD.lastError}'`;
 
 /**
  * The SET of a delivery (`e`) to be sent again at `at`: PENDING, due then and without a job. One
