@@ -1,14 +1,12 @@
 import { z } from "zod";
-import { pool, toUtcText } from "../../db.js";
-import { boolean } from "../../sql/columns.js";
-import { queryRow, statement } from "../../sql/statements.js";
-import { webhookEvents } from "../../sql/tables.js";
+import { sql } from "kysely";
+import { database } from "../../db.js";
 import { notFound, requireMerchant } from "../auth.js";
 import { StateConflictError } from "../errors.js";
 import type { DomainContext } from "../context.js";
 import { id, parseInput } from "../validation.js";
-import { sendAgainAt } from "./states.js";
 import { WEBHOOK_CHANNEL } from "./outbox.js";
+import { asDelivery, isTestEvent, notTestEvent, sendAgainAt, type Delivery } from "./states.js";
 
 export const redeliverInput = z.object({ eventId: id });
 export type RedeliverInput = z.input<typeof redeliverInput>;
@@ -16,38 +14,56 @@ export type RedeliverInput = z.input<typeof redeliverInput>;
 /**
  * One more attempt of a delivery, now: PENDING again, due now and without a job, and, unless it was
  * still pending (or held for its disabled endpoint: it goes on with its schedule), allowed exactly
- * one attempt past those made. A notification to a notifyUrl ($5 false), or a delivery to one of the
- * merchant's enabled endpoints ($5 true), never a test event. Announced to the worker on commit.
+ * one attempt past those made. A notification to a notifyUrl (`toEndpoint` false), or a delivery to
+ * one of the merchant's enabled endpoints (true), never a test event. Announced to the worker on
+ * commit. Undefined when there is no such delivery.
  */
-const REDELIVER = statement(
-  `WITH redelivered AS (
-     UPDATE webhook_event e SET ${sendAgainAt("$3")}
-     WHERE e.id = $1 AND e.merchant_id = $2 AND (e.endpoint_id IS NOT NULL) = $5 AND e.type IS DISTINCT FROM 'PING'
-       AND NOT EXISTS (SELECT 1 FROM webhook_endpoint ep WHERE ep.id = e.endpoint_id AND NOT ep.enabled)
-     RETURNING e.*)
-   SELECT ${webhookEvents.json("r")} AS event, pg_notify($4, r.id::text) IS NULL AS notified FROM redelivered r`,
-  { event: webhookEvents, notified: boolean() },
-);
-
-/** Why one of the merchant's endpoint deliveries was not redelivered: a test event, or its endpoint is disabled. */
-const WHY_NOT_REDELIVERED = statement(
-  `SELECT e.type = 'PING' AS "testEvent", NOT ep.enabled AS disabled
-   FROM webhook_event e JOIN webhook_endpoint ep ON ep.id = e.endpoint_id
-   WHERE e.id = $1 AND e.merchant_id = $2`,
-  { testEvent: boolean(), disabled: boolean() },
-);
+async function redeliver(
+  ctx: DomainContext,
+  { deliveryId, merchantId, toEndpoint }: { deliveryId: string; merchantId: string; toEndpoint: boolean },
+): Promise<Delivery | undefined> {
+  const row = await database
+    .with("redelivered", (db) =>
+      db
+        .updateTable("webhookEvent as e")
+        .set(sendAgainAt("e", ctx.now()))
+        .where("e.id", "=", deliveryId)
+        .where("e.merchantId", "=", merchantId)
+        .where((eb) => eb(eb.parens(eb("e.endpointId", "is not", null)), "=", toEndpoint))
+        .where(notTestEvent("e"))
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom("webhookEndpoint as ep")
+                .select(sql.lit(1).as("one"))
+                .whereRef("ep.id", "=", "e.endpointId")
+                .where((eb) => eb.not(eb.ref("ep.enabled"))),
+            ),
+          ),
+        )
+        .returningAll("e"),
+    )
+    .selectFrom("redelivered as r")
+    .selectAll("r")
+    .select(sql<boolean>`pg_notify(${WEBHOOK_CHANNEL}, r.id::text) IS NULL`.as("notified"))
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { notified: _, ...delivery } = row;
+  return asDelivery(delivery);
+}
 
 /**
  * Asks for one more attempt of an event now, whatever its state: the same notification with the
  * same jti. An exhausted, refused or delivered event gets exactly one further attempt.
  */
-export async function redeliverWebhookEvent(ctx: DomainContext, input: RedeliverInput) {
+export async function redeliverWebhookEvent(ctx: DomainContext, input: RedeliverInput): Promise<Delivery> {
   const { merchantId } = requireMerchant(ctx);
   const { eventId } = parseInput(redeliverInput, { eventId: "BAD_REQUEST" }, input);
-  const row = await queryRow(pool, REDELIVER, [eventId, merchantId, toUtcText(ctx.now()), WEBHOOK_CHANNEL, false]);
-  if (!row) throw notFound("WEBHOOK_EVENT_NOT_FOUND");
+  const event = await redeliver(ctx, { deliveryId: eventId, merchantId, toEndpoint: false });
+  if (!event) throw notFound("WEBHOOK_EVENT_NOT_FOUND");
   ctx.logger.info({ eventId }, "webhook redelivery requested");
-  return row.event;
+  return event;
 }
 
 /**
@@ -55,15 +71,22 @@ export async function redeliverWebhookEvent(ctx: DomainContext, input: Redeliver
  * as jti. Its endpoint must be enabled, as for a recovery. A test event is refused: it is an answer
  * to one call, tried once, and a new ping is the way to try the endpoint again.
  */
-export async function redeliverEndpointDelivery(ctx: DomainContext, input: { deliveryId: string }) {
+export async function redeliverEndpointDelivery(ctx: DomainContext, input: { deliveryId: string }): Promise<Delivery> {
   const { merchantId } = requireMerchant(ctx);
   const { eventId: deliveryId } = parseInput(redeliverInput, { eventId: "BAD_REQUEST" }, { eventId: input.deliveryId });
-  const row = await queryRow(pool, REDELIVER, [deliveryId, merchantId, toUtcText(ctx.now()), WEBHOOK_CHANNEL, true]);
-  if (row) {
+  const delivery = await redeliver(ctx, { deliveryId, merchantId, toEndpoint: true });
+  if (delivery) {
     ctx.logger.info({ deliveryId }, "webhook redelivery requested");
-    return row.event;
+    return delivery;
   }
-  const why = await queryRow(pool, WHY_NOT_REDELIVERED, [deliveryId, merchantId]);
+  // Why it was not redelivered: a test event, or its endpoint is disabled.
+  const why = await database
+    .selectFrom("webhookEvent as e")
+    .innerJoin("webhookEndpoint as ep", "ep.id", "e.endpointId")
+    .select([isTestEvent("e").as("testEvent"), sql<boolean>`NOT ep.enabled`.as("disabled")])
+    .where("e.id", "=", deliveryId)
+    .where("e.merchantId", "=", merchantId)
+    .executeTakeFirst();
   if (why?.testEvent)
     throw new StateConflictError(
       "WEBHOOK_TEST_EVENT_NOT_REDELIVERABLE",

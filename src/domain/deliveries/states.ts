@@ -1,10 +1,20 @@
 import { sql, type RawBuilder, type SqlBool } from "kysely";
 import type { WebhookEvent } from "../../generated/kysely/database.js";
+import type { Prisma } from "../../generated/prisma/client.js";
+import type { Row } from "../../sql/rows.js";
 
 /**
  * A delivery's states, and the conditions every statement on deliveries shares, each written once
  * here. A condition names the delivery (webhook_event) by the alias its statement gives it.
  */
+
+/**
+ * A delivery's row as the domain answers it, and as GraphQL's Prisma-backed objects (WebhookEvent,
+ * WebhookDelivery) type it: its payload is jsonb, which pg parses into a JSON value and the query
+ * builder's generated types call `unknown`, the one difference.
+ */
+export type Delivery = Omit<Row<"webhookEvent">, "payload"> & { payload: Prisma.JsonValue };
+export const asDelivery = (row: Row<"webhookEvent">): Delivery => ({ ...row, payload: row.payload as Prisma.JsonValue });
 
 /** A column of the delivery `alias` in a statement. */
 const column = (alias: string, name: keyof WebhookEvent) => sql.ref(`${alias}.${name}`);
@@ -17,13 +27,18 @@ const column = (alias: string, name: keyof WebhookEvent) => sql.ref(`${alias}.${
 export const HELD = { state: "HELD", enqueuedAt: null, lastError: "its endpoint is disabled" } as const;
 
 /**
- * The SET of a delivery (`e`) to be sent again at `at`: PENDING, due then and without a job. One
- * that gave up (EXHAUSTED, REFUSED, DELIVERED) is allowed exactly one attempt past those made; one
- * pending or held goes on with its schedule. What a redelivery and a recovery do.
+ * The SET of a delivery (`alias`) to be sent again at `at`: PENDING, due then and without a job.
+ * One that gave up (EXHAUSTED, REFUSED, DELIVERED) is allowed exactly one attempt past those made;
+ * one pending or held goes on with its schedule. What a redelivery and a recovery do.
  */
-export const sendAgainAt = (at: string) =>
-  `state = 'PENDING', next_attempt_at = ${at}, enqueued_at = NULL, updated_at = ${at},
-   attempt_limit = CASE WHEN e.state IN ('PENDING', 'HELD') THEN e.attempt_limit ELSE e.attempts + 1 END`;
+export const sendAgainAt = (alias: string, at: Date) => ({
+  state: "PENDING" as const,
+  nextAttemptAt: at,
+  enqueuedAt: null,
+  updatedAt: at,
+  attemptLimit: sql<number | null>`CASE WHEN ${column(alias, "state")} IN ('PENDING', 'HELD')
+    THEN ${column(alias, "attemptLimit")} ELSE ${column(alias, "attempts")} + 1 END`,
+});
 
 /**
  * The delivery `alias` is PENDING: waiting for its attempt, or in flight. A literal in the
