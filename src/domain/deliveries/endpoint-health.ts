@@ -1,8 +1,7 @@
-import { pool, toUtcText as utc } from "../../db.js";
-import type { WebhookAttemptOutcome, WebhookEndpoint } from "../../generated/prisma/client.js";
-import { int, nullable } from "../../sql/columns.js";
-import { queryRow, statement } from "../../sql/statements.js";
-import { webhookAttempts } from "../../sql/tables.js";
+import { sql } from "kysely";
+import { database } from "../../db.js";
+import type { WebhookAttemptOutcome } from "../../generated/kysely/enums.js";
+import type { Row } from "../../sql/rows.js";
 
 const DAY_MS = 86_400_000;
 
@@ -18,30 +17,39 @@ export interface EndpointHealth {
   failingSince: Date | null;
 }
 
-// An attempt names its endpoint, indexed (endpoint_id, started_at DESC): the last day's attempts and
-// the latest finished one are each a short range of that index.
-const ATTEMPTS = statement(
-  `WITH day AS (
-     SELECT count(*) FILTER (WHERE outcome = 'DELIVERED')::int AS delivered,
-            count(*) FILTER (WHERE outcome <> 'IN_FLIGHT')::int AS finished
-     FROM webhook_attempt WHERE endpoint_id = $1 AND started_at >= $2::timestamp(3)),
-   latest AS (
-     SELECT started_at, outcome FROM webhook_attempt
-     WHERE endpoint_id = $1 AND outcome <> 'IN_FLIGHT' ORDER BY started_at DESC LIMIT 1)
-   SELECT day.delivered, day.finished, latest.started_at AS "lastAttemptAt", latest.outcome AS "lastOutcome"
-   FROM day LEFT JOIN latest ON true`,
-  {
-    delivered: int(),
-    finished: int(),
-    lastAttemptAt: nullable(webhookAttempts.columns.startedAt),
-    lastOutcome: nullable(webhookAttempts.columns.outcome),
-  },
-);
-
-/** An endpoint's health as of `now`: since when it has been failing, and its attempts' outcomes. */
-export async function endpointHealth(endpoint: WebhookEndpoint, now: Date): Promise<EndpointHealth> {
-  const day = utc(new Date(now.getTime() - DAY_MS));
-  const { delivered, finished, lastAttemptAt, lastOutcome } = (await queryRow(pool, ATTEMPTS, [endpoint.id, day]))!;
+/**
+ * An endpoint's health as of `now`: since when it has been failing, and its attempts' outcomes. An
+ * attempt names its endpoint, indexed (endpoint_id, started_at DESC): the last day's attempts and
+ * the latest finished one are each a short range of that index, read in one statement.
+ */
+export async function endpointHealth(
+  endpoint: Pick<Row<"webhookEndpoint">, "id" | "failingSince">,
+  now: Date,
+): Promise<EndpointHealth> {
+  const { delivered, finished, lastAttemptAt, lastOutcome } = await database
+    .with("day", (db) =>
+      db
+        .selectFrom("webhookAttempt")
+        .select([
+          sql<number>`count(*) FILTER (WHERE outcome = 'DELIVERED')::int`.as("delivered"),
+          sql<number>`count(*) FILTER (WHERE outcome <> 'IN_FLIGHT')::int`.as("finished"),
+        ])
+        .where("endpointId", "=", endpoint.id)
+        .where("startedAt", ">=", new Date(now.getTime() - DAY_MS)),
+    )
+    .with("latest", (db) =>
+      db
+        .selectFrom("webhookAttempt")
+        .select(["startedAt", "outcome"])
+        .where("endpointId", "=", endpoint.id)
+        .where("outcome", "<>", sql.lit("IN_FLIGHT"))
+        .orderBy("startedAt", "desc")
+        .limit(sql.lit(1)),
+    )
+    .selectFrom("day")
+    .leftJoin("latest", (join) => join.onTrue())
+    .select(["day.delivered", "day.finished", "latest.startedAt as lastAttemptAt", "latest.outcome as lastOutcome"])
+    .executeTakeFirstOrThrow();
   return {
     lastAttemptAt,
     lastOutcome,
