@@ -47,6 +47,9 @@ export const sendAgainAt = (alias: string, at: Date) => ({
  */
 export const pending = (alias: string): RawBuilder<SqlBool> => sql<SqlBool>`${column(alias, "state")} = 'PENDING'`;
 
+/** The delivery `alias` is finished (DELIVERED, EXHAUSTED, REFUSED or HELD): not PENDING, a literal as `pending` is. */
+export const finished = (alias: string): RawBuilder<SqlBool> => sql<SqlBool>`${column(alias, "state")} <> 'PENDING'`;
+
 /**
  * The lease: an attempt in flight holds its delivery until `lease_until`. The delivery `alias` is
  * held by none as of `at`: it has no lease, or its lease ran out by then. Only such a delivery is
