@@ -11,7 +11,7 @@ import { SUBSCRIBABLE_EVENT_TYPES } from "../events/types.js";
 import { withIdempotencyRecord } from "../idempotency-record.js";
 import { httpUrl, id, optional, parseInput, text } from "../validation.js";
 import { namesNonPublicAddress } from "./addresses.js";
-import { HELD } from "../deliveries/states.js";
+import { holdWaitingDeliveries } from "../deliveries/hold.js";
 import type { DestinationRules } from "./call-settings.js";
 import { endpointOwner, type EndpointScope } from "./endpoint-owner.js";
 
@@ -205,17 +205,7 @@ export async function updateWebhookEndpoint(
         .$if(merchantId !== undefined, (query) => query.where("ep.merchantId", "=", merchantId!))
         .returningAll(),
     )
-    .with("held", (db) =>
-      db
-        .updateTable("webhookEvent as e")
-        .from("updated as u")
-        .set({ ...HELD, updatedAt: now })
-        .whereRef("e.endpointId", "=", "u.id")
-        .where("u.enabled", "=", false)
-        .where("e.state", "=", "PENDING")
-        .where("e.type", "<>", "PING")
-        .where((eb) => eb.or([eb("e.leaseUntil", "is", null), eb("e.leaseUntil", "<=", now)])),
-    )
+    .with("held", (db) => holdWaitingDeliveries(db.selectFrom("updated").select("id").where("enabled", "=", false), now))
     .selectFrom("updated")
     .selectAll()
     .executeTakeFirst();
