@@ -19,7 +19,7 @@ import type { DomainContext } from "../src/domain/context.js";
 import { EVENT_TYPE_NAMES } from "../src/domain/events/types.js";
 import { createMerchant } from "../src/domain/merchants/create.js";
 import { createWebhookEndpoint, updateWebhookEndpoint } from "../src/domain/webhooks/endpoints.js";
-import { WEBHOOK_CHANNEL } from "../src/domain/webhooks/outbox.js";
+import { WEBHOOK_CHANNEL } from "../src/domain/deliveries/outbox.js";
 import { parseEnv, workerEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
 import { int, nullable, uuid } from "../src/sql/columns.js";

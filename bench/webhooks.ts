@@ -10,7 +10,7 @@ import type { BenchOptions } from "./options.js";
 import { measureEndpointDeliveries } from "./endpoint-deliveries.js";
 import { startLoopbackReceiver, deliveredPerSecond } from "./receiver.js";
 import { percentile, ratio } from "./report.js";
-import { WEBHOOK_CHANNEL } from "../src/domain/webhooks/outbox.js";
+import { WEBHOOK_CHANNEL } from "../src/domain/deliveries/outbox.js";
 
 export interface WebhookFigures {
   p50: number;

@@ -1,7 +1,6 @@
 import { UnrecoverableError, type Worker } from "bullmq";
 import { isDatabaseUnavailable, isRedisUnavailable } from "../src/connection-errors.js";
-import { sql } from "kysely";
-import { database } from "../src/db.js";
+import { databaseAnswers } from "../src/domain/reachable.js";
 import { connectRedis } from "../src/redis-connection.js";
 import type { Logger } from "../src/logger.js";
 import { publishRequestChanges } from "../src/pubsub/request-changes.js";
@@ -9,8 +8,8 @@ import type { WorkerConfig } from "./config.js";
 import { startDeliveryLanes } from "./delivery.js";
 import { startHeartbeat } from "./heartbeat.js";
 import { postJson } from "./http-post.js";
-import { openOutbox } from "../src/domain/webhooks/deliveries/attempts.js";
-import { deliveryLeaseMs } from "../src/domain/webhooks/deliveries/states.js";
+import { openOutbox } from "../src/domain/deliveries/attempts.js";
+import { deliveryLeaseMs } from "../src/domain/deliveries/states.js";
 import { startMaintenance } from "./maintenance.js";
 import { createWorkerMetrics, serveWorkerMetrics } from "./metrics.js";
 import { outageReporter, type OutageReporter } from "./outage.js";
@@ -28,7 +27,7 @@ type Outages = { redis: OutageReporter; database: OutageReporter };
  */
 export async function startWorker(config: WorkerConfig, logger: Logger) {
   const outages = { redis: outageReporter("Redis", logger), database: outageReporter("PostgreSQL", logger) };
-  await untilReachable(() => sql`SELECT 1`.execute(database), outages.database);
+  await untilReachable(databaseAnswers, outages.database);
   // A key that cannot be read stops the start here (SigningKeyProblem), before anything else opens.
   const keys = await openKeyStore(config.webhooks, logger);
   // BullMQ needs maxRetriesPerRequest: null so blocking commands survive Redis reconnects.
@@ -74,9 +73,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
   logger.info({ sweepEveryMs: config.expiry.sweepIntervalMs, webhookConcurrency: config.webhooks.concurrency }, "worker ready");
   const heartbeat =
     config.health.file &&
-    startHeartbeat(config.health.file, config.health.everyMs, () =>
-      Promise.all([sql`SELECT 1`.execute(database), connection.ping()]),
-    );
+    startHeartbeat(config.health.file, config.health.everyMs, () => Promise.all([databaseAnswers(), connection.ping()]));
 
   return {
     /** The port of its GET /metrics, when it serves one (WORKER_METRICS_PORT). */

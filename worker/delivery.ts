@@ -1,5 +1,5 @@
 import { Worker, type ConnectionOptions, type Queue } from "bullmq";
-import { TEST_EVENT_SLOTS, type Lane } from "../src/domain/webhooks/deliveries/claim.js";
+import { TEST_EVENT_SLOTS, type Lane } from "../src/domain/deliveries/claim.js";
 import type { WorkerConfig } from "./config.js";
 import { makeAttempt, type DeliveryDeps } from "./jobs/deliver-webhook.js";
 import { slotGate } from "./slot-gate.js";

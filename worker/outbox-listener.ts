@@ -1,5 +1,5 @@
 import pg from "pg";
-import { WEBHOOK_CHANNEL } from "../src/domain/webhooks/outbox.js";
+import { WEBHOOK_CHANNEL } from "../src/domain/deliveries/outbox.js";
 import type { OutageReporter } from "./outage.js";
 
 /**
@@ -7,6 +7,11 @@ import type { OutageReporter } from "./outage.js";
  * `onEvent` each notification's payload (TEST_EVENT_NOTICE for test events), and nothing once
  * (re)connected. Reconnects after a lost connection; the periodic poll covers anything announced
  * meanwhile.
+ *
+ * Its connection is a dedicated pg client, not the pool's: LISTEN makes a session a notification
+ * listener for as long as it lives, which a pooled connection (handed to other statements) or a
+ * transaction-mode pooler cannot be. It runs no statement on the outbox's rows; those are the
+ * domain's (src/domain/deliveries/), on the query builder.
  */
 export function listenForOutbox(url: string, onEvent: (payload?: string) => void, outage: OutageReporter) {
   let client: pg.Client | null = null;

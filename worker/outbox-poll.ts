@@ -1,6 +1,6 @@
 import type { Logger } from "../src/logger.js";
-import { nextDueAt, type Lane } from "../src/domain/webhooks/deliveries/claim.js";
-import { TEST_EVENT_NOTICE } from "../src/domain/webhooks/outbox.js";
+import { nextDueAt, type Lane } from "../src/domain/deliveries/claim.js";
+import { TEST_EVENT_NOTICE } from "../src/domain/deliveries/outbox.js";
 import type { DeliveryLane } from "./delivery.js";
 import { queueDueAttempts } from "./jobs/queue-due-attempts.js";
 import { oneRunAtATime } from "./one-run-at-a-time.js";

@@ -18,7 +18,7 @@ export const maintenanceJobs = {
 } as const;
 
 /**
- * Webhook deliveries, one queue per lane of the claim (src/domain/webhooks/deliveries/claim.ts):
+ * Webhook deliveries, one queue per lane of the claim (src/domain/deliveries/claim.ts):
  * events' deliveries, and test events. Each job makes the given attempts, of up to ATTEMPTS_PER_JOB
  * deliveries to one destination, now, once (BullMQ retries nothing). Which deliveries get a job,
  * when an attempt comes and what follows a failure are PostgreSQL's to say (claim.ts, attempts.ts,

@@ -12,8 +12,8 @@ import {
   listWebhookEndpoints,
   updateWebhookEndpoint,
 } from "../domain/webhooks/endpoints.js";
-import { pingWebhookEndpoint } from "../domain/webhooks/ping.js";
-import { recoverWebhookDeliveries } from "../domain/webhooks/recover.js";
+import { pingWebhookEndpoint } from "../domain/deliveries/ping.js";
+import { recoverWebhookDeliveries } from "../domain/deliveries/recover.js";
 import type { WebhookEndpoint } from "../generated/prisma/client.js";
 import type { Command } from "./command-line.js";
 

@@ -1,4 +1,4 @@
-import { primaryDatabase, type Database, type StatementParams } from "../db.js";
+import { primaryDatabase, type Database } from "../db.js";
 import type { Logger } from "../logger.js";
 import type { IdempotencyClaim } from "./idempotency-record.js";
 
@@ -13,12 +13,6 @@ export interface DomainContext {
   logger: Logger;
   /** The clock; tests may pin it. */
   now: () => Date;
-  /**
-   * Set when the call carries an idempotency key: the part of the statement that makes the call's
-   * change which records, on that key, the entity the change produced, so the record commits with
-   * the change (transport/idempotency.ts). The domain adds it and knows nothing of what it writes.
-   */
-  writeIdempotencyRecord?: IdempotencyRecordPart;
   /**
    * Set when the call carries an idempotency key: the claim its write statement records the
    * entity it produced on (domain/idempotency-record.ts), so the record commits with the change.
@@ -35,10 +29,3 @@ export interface DomainContext {
 /** The database a read that may lag runs on for this call (see DomainContext.dashboardReads). */
 export const dashboardDatabase = (ctx: DomainContext): Database | Promise<Database> =>
   ctx.dashboardReads?.() ?? primaryDatabase();
-
-/**
- * The part of a write statement (one CTE, `name AS (...)`) that records the entity the change
- * produced on the call's idempotency key, its parameters added to `p`. With `when`, the name of an
- * earlier CTE, it takes effect only if that CTE returned a row.
- */
-export type IdempotencyRecordPart = (p: StatementParams, entityId: string, when?: string) => string;

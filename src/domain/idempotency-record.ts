@@ -1,4 +1,5 @@
-import type { RawBuilder } from "kysely";
+import type { QueryCreator, RawBuilder } from "kysely";
+import type { DB } from "../generated/kysely/database.js";
 import type { Param } from "../sql/compiled.js";
 import type { QueryBuilder } from "../sql/query-builder.js";
 
@@ -37,3 +38,21 @@ export const idempotencyRecordUpdate = (qb: QueryBuilder, param: Param<Idempoten
     .where((eb) => eb.and([eb("apiKeyPrefix", "=", eb.val(param("claimScope"))), eb("key", "=", eb.val(param("claimKey")))]));
   return when ? update.where(when) : update;
 };
+
+/**
+ * `qb` with the call's idempotency record as a CTE of the statement built on it, for the cold
+ * writes built per call (an endpoint's creation, a recovery's note); `qb` itself when the call
+ * carries no key.
+ */
+export function withIdempotencyRecord(
+  qb: QueryCreator<DB>,
+  { idempotencyClaim: claim }: { idempotencyClaim?: IdempotencyClaim | undefined },
+  entityId: string,
+): QueryCreator<DB> {
+  if (!claim) return qb;
+  const record = qb.with("claim", (db) =>
+    db.updateTable("idempotencyKey").set({ entityId }).where("apiKeyPrefix", "=", claim.scope).where("key", "=", claim.key),
+  );
+  // Nothing in the statement reads the CTE: it goes on as a statement of the schema's tables.
+  return record as unknown as QueryCreator<DB>;
+}

@@ -37,7 +37,7 @@ export async function runIdempotentCall<Input, T, Kept>(
     operation: `graphql:${call.operation}`,
     schema: call.schema,
     input,
-    run: (writeIdempotencyRecord, idempotencyClaim) => call.run({ ...domain, writeIdempotencyRecord, idempotencyClaim }, input),
+    run: (idempotencyClaim) => call.run({ ...domain, idempotencyClaim }, input),
     keep: call.keep,
     rebuild: (entityId) => call.rebuild(domain, entityId),
   });

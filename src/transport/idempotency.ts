@@ -18,7 +18,7 @@ import { z } from "zod";
 import { pool, prepared, toUtcText as utc } from "../db.js";
 import { queryRow, statement } from "../sql/statements.js";
 import { idempotencyKeys } from "../sql/tables.js";
-import type { Actor, IdempotencyRecordPart } from "../domain/context.js";
+import type { Actor } from "../domain/context.js";
 import type { IdempotencyClaim } from "../domain/idempotency-record.js";
 import { DomainError, StateConflictError, ValidationError } from "../domain/errors.js";
 import { checkInput } from "../domain/validation.js";
@@ -67,11 +67,8 @@ export interface IdempotentWrite<Result, Kept> {
   operation: string;
   schema: z.ZodObject;
   input: unknown;
-  /**
-   * Runs the write; its statement records its entity on the claim (DomainContext.idempotencyClaim,
-   * or, for the statements that take it, the part DomainContext.writeIdempotencyRecord).
-   */
-  run: (record: IdempotencyRecordPart, claim: IdempotencyClaim) => Promise<Result>;
+  /** Runs the write; its statement records its entity on the claim (DomainContext.idempotencyClaim). */
+  run: (claim: IdempotencyClaim) => Promise<Result>;
   /** What of a success a retry is answered with (stored as JSON). */
   keep: (result: Result) => Kept | Promise<Kept>;
   /** The kept answer rebuilt from the write's entity as it is now, when the process stopped before keeping it. */
@@ -109,7 +106,7 @@ export async function runIdempotently<Result, K>(write: IdempotentWrite<Result, 
 
   let result: Result;
   try {
-    result = await write.run(recordPart(claim), claim);
+    result = await write.run(claim);
   } catch (error) {
     if (!isKeptRefusal(error)) {
       await release(claim);
@@ -204,13 +201,3 @@ async function release({ scope, key }: Claim): Promise<void> {
     prepared("DELETE FROM idempotency_key WHERE api_key_prefix = $1 AND key = $2 AND entity_id IS NULL", [scope, key]),
   );
 }
-
-/**
- * Records, on a claim, the entity its write produced, in the write's own statement: a retry after a
- * crash between the commit and the kept outcome finds the entity.
- */
-const recordPart =
-  ({ scope, key }: Claim): IdempotencyRecordPart =>
-  (p, entityId, when) =>
-    `claim AS (UPDATE idempotency_key SET entity_id = ${p.add(entityId)}::uuid
-               WHERE api_key_prefix = ${p.add(scope)} AND key = ${p.add(key)}${when ? ` AND EXISTS (SELECT 1 FROM ${when})` : ""})`;

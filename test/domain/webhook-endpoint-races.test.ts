@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db, pool } from "../../src/db.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
-import { pingWebhookEndpoint } from "../../src/domain/webhooks/ping.js";
+import { pingWebhookEndpoint } from "../../src/domain/deliveries/ping.js";
 import { buildEndpoint, buildMerchant, buildRequest, payer } from "../factories.js";
 import { until } from "../until.js";
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db, Prisma } from "../../src/db.js";
 import { ENDPOINTS_PER_MERCHANT } from "../../src/domain/webhooks/endpoints.js";
@@ -287,5 +288,19 @@ describe("webhook endpoints in GraphQL", () => {
     const otherInput = (await call(apiKey, RECOVER, { input: { ...input, since: new Date(0).toISOString() }, key: "recover-1" }))
       .body.data!.webhookEndpointRecover;
     expect(otherInput).toMatchObject({ code: "IDEMPOTENCY_KEY_REUSED" });
+  });
+
+  it("record the endpoint a creation or a recovery made on its idempotency key, in the write's own statement", async () => {
+    const { apiKey } = await buildMerchant();
+    const [createKey, recoverKey] = [randomUUID(), randomUUID()];
+    const input = { url: hook(), eventTypes: ["PAYMENT_COMPLETED"] };
+    const endpoint = (await call(apiKey, CREATE, { input, key: createKey })).body.data!.webhookEndpointCreate;
+    expect(endpoint).toMatchObject({ __typename: "WebhookEndpoint", url: hook() });
+    expect(await db.idempotencyKey.findFirstOrThrow({ where: { key: createKey } })).toMatchObject({ entityId: endpoint.id });
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    const recovered = (await call(apiKey, RECOVER, { input: { id: endpoint.id, since }, key: recoverKey })).body.data!
+      .webhookEndpointRecover;
+    expect(recovered).toEqual({ __typename: "WebhookRecovery", endpointId: endpoint.id, queued: 0 });
+    expect(await db.idempotencyKey.findFirstOrThrow({ where: { key: recoverKey } })).toMatchObject({ entityId: endpoint.id });
   });
 });

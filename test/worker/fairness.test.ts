@@ -2,10 +2,10 @@ import { decodeJwt } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
 import { db, pool } from "../../src/db.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
-import { TESTS_PER_MERCHANT } from "../../src/domain/webhooks/deliveries/claim.js";
-import { FEW, TRIP_AFTER } from "../../src/domain/webhooks/deliveries/destination.js";
-import { pingWebhookEndpoint } from "../../src/domain/webhooks/ping.js";
-import { recoverWebhookDeliveries } from "../../src/domain/webhooks/recover.js";
+import { TESTS_PER_MERCHANT } from "../../src/domain/deliveries/claim.js";
+import { FEW, TRIP_AFTER } from "../../src/domain/deliveries/destination.js";
+import { pingWebhookEndpoint } from "../../src/domain/deliveries/ping.js";
+import { recoverWebhookDeliveries } from "../../src/domain/deliveries/recover.js";
 import { buildEndpoint, buildMerchant, buildRequest, payer, type TestMerchant } from "../factories.js";
 import { eventOf, startHangingReceiver, startReceiver, until, withWorker, workerConfig } from "./harness.js";
 

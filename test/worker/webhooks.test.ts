@@ -2,7 +2,7 @@ import { decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
-import { redeliverWebhookEvent } from "../../src/domain/webhooks/redeliver.js";
+import { redeliverWebhookEvent } from "../../src/domain/deliveries/redeliver.js";
 import { refundTransaction } from "../../src/domain/transactions/refund.js";
 import { rotateSigningKey } from "../../src/domain/webhooks/key-files.js";
 import { buildRequest, payer } from "../factories.js";

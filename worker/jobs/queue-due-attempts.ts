@@ -1,5 +1,5 @@
 import type { Queue } from "bullmq";
-import { claimDue, releaseLostClaims, type ClaimedAttempt } from "../../src/domain/webhooks/deliveries/claim.js";
+import { claimDue, releaseLostClaims, type ClaimedAttempt } from "../../src/domain/deliveries/claim.js";
 import type { DeliveryLane } from "../delivery.js";
 import { ATTEMPTS_PER_JOB, webhookJobs, type JobData, type WebhookJobData } from "../queues.js";
 

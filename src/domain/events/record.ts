@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from "kysely";
 import type { Param } from "../../sql/compiled.js";
 import type { QueryBuilder } from "../../sql/query-builder.js";
-import { TEST_EVENT_NOTICE, WEBHOOK_CHANNEL } from "../webhooks/outbox.js";
+import { TEST_EVENT_NOTICE, WEBHOOK_CHANNEL } from "../deliveries/outbox.js";
 
 /** The call a write statement's events and deliveries carry: its request id and, when traced, its traceparent. */
 export interface CallParams {

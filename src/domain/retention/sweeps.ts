@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { inTransaction, pool, prepared, toUtcText as utc } from "../../db.js";
-import { int } from "../../sql/columns.js";
-import { queryRow, statement } from "../../sql/statements.js";
+import { sql } from "kysely";
+import { database } from "../../db.js";
+import { amongIds } from "../deliveries/claim.js";
+import { deleteFinishedDeliveries, deleteIdleDestinations } from "../deliveries/retention.js";
 
 /**
  * Retention: what the service deletes, and when. Each sweep deletes in batches of `batchSize` rows,
@@ -11,10 +12,11 @@ import { queryRow, statement } from "../../sql/statements.js";
  * - Idempotency keys once past their expiresAt (24 hours after their call, Stripe's rule).
  * - Webhook deliveries (to notifyUrls and to endpoints) that are finished (DELIVERED, EXHAUSTED,
  *   REFUSED or HELD) and unchanged for WEBHOOK_RETENTION, with their attempts; a PENDING delivery
- *   is never deleted, however old.
+ *   is never deleted, however old (src/domain/deliveries/retention.ts).
  * - Events (the events API's) older than WEBHOOK_RETENTION once no delivery of theirs is left.
- * - Destinations' health (src/domain/webhooks/deliveries/destination.ts) unchanged for
- *   WEBHOOK_RETENTION with no pending delivery: a destination seen again starts as a new one.
+ * - Destinations' health (src/domain/deliveries/destination.ts) unchanged for
+ *   WEBHOOK_RETENTION with no pending delivery: a destination seen again starts as a new one
+ *   (src/domain/deliveries/retention.ts).
  * - Activity (the audit trail) older than ACTIVITY_RETENTION, only when an operator sets it. The
  *   table discards every other delete (a rule, prisma/migrations/…_retention): this sweep's
  *   transactions say what they are with `SET LOCAL payreq.retention = 'on'`.
@@ -32,37 +34,53 @@ export type SweepCounts = Record<
   number
 >;
 
-const EXPIRED_IDEMPOTENCY_KEYS = `
-  DELETE FROM idempotency_key WHERE ctid = ANY (ARRAY(
-    SELECT ctid FROM idempotency_key WHERE expires_at < $1::timestamp(3) LIMIT $2))`;
+/** A row's ctid, by which a batch's rows are deleted (amongIds). */
+const ctid = sql`ctid`.as("ctid");
 
-// Attempts go with their event (ON DELETE CASCADE); the statement counts them first.
-const FINISHED_WEBHOOK_EVENTS = statement(
-  `
-  WITH doomed AS (
-    SELECT id FROM webhook_event WHERE state <> 'PENDING' AND updated_at < $1::timestamp(3) LIMIT $2 FOR UPDATE SKIP LOCKED
-  ), attempts AS (
-    SELECT count(*)::int AS n FROM webhook_attempt WHERE event_id IN (SELECT id FROM doomed)
-  ), deleted AS (
-    DELETE FROM webhook_event WHERE id IN (SELECT id FROM doomed) RETURNING 1
-  )
-  SELECT (SELECT count(*)::int FROM deleted) AS events, (SELECT n FROM attempts) AS attempts`,
-  { events: int(), attempts: int() },
-);
+/** Deletes up to `batchSize` idempotency keys expired before `now`. */
+async function deleteExpiredIdempotencyKeys(now: Date, batchSize: number): Promise<number> {
+  const { numDeletedRows } = await database
+    .deleteFrom("idempotencyKey")
+    .where(amongIds("ctid", database.selectFrom("idempotencyKey").select(ctid).where("expiresAt", "<", now).limit(batchSize)))
+    .executeTakeFirstOrThrow();
+  return Number(numDeletedRows);
+}
 
-const OLD_EVENTS = `
-  DELETE FROM event WHERE ctid = ANY (ARRAY(
-    SELECT ctid FROM event e WHERE created_at < $1::timestamp(3)
-      AND NOT EXISTS (SELECT 1 FROM webhook_event w WHERE w.event_id = e.id) LIMIT $2))`;
+/** Deletes up to `batchSize` events made before `cutoff` of which no delivery is left. */
+async function deleteOldEvents(cutoff: Date, batchSize: number): Promise<number> {
+  const { numDeletedRows } = await database
+    .deleteFrom("event")
+    .where(
+      amongIds(
+        "ctid",
+        database
+          .selectFrom("event as e")
+          .select(ctid)
+          .where("e.createdAt", "<", cutoff)
+          .where((eb) =>
+            eb.not(eb.exists(eb.selectFrom("webhookEvent as w").select(sql.lit(1).as("one")).whereRef("w.eventId", "=", "e.id"))),
+          )
+          .limit(batchSize),
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(numDeletedRows);
+}
 
-const IDLE_DESTINATIONS = `
-  DELETE FROM webhook_destination WHERE ctid = ANY (ARRAY(
-    SELECT ctid FROM webhook_destination d WHERE updated_at < $1::timestamp(3)
-      AND NOT EXISTS (SELECT 1 FROM webhook_event w WHERE w.destination = d.id AND w.state = 'PENDING') LIMIT $2))`;
-
-const OLD_ACTIVITY = `
-  DELETE FROM activity WHERE ctid = ANY (ARRAY(
-    SELECT ctid FROM activity WHERE created_at < $1::timestamp(3) LIMIT $2))`;
+/**
+ * Deletes up to `batchSize` activities made before `cutoff`, in a transaction that says it is this
+ * sweep's (the only delete the table accepts).
+ */
+async function deleteOldActivity(cutoff: Date, batchSize: number): Promise<number> {
+  return database.transaction().execute(async (trx) => {
+    await sql`SET LOCAL payreq.retention = 'on'`.execute(trx);
+    const { numDeletedRows } = await trx
+      .deleteFrom("activity")
+      .where(amongIds("ctid", trx.selectFrom("activity").select(ctid).where("createdAt", "<", cutoff).limit(batchSize)))
+      .executeTakeFirstOrThrow();
+    return Number(numDeletedRows);
+  });
+}
 
 /**
  * Runs `batch` until it deletes fewer than `batchSize` rows; the total it deleted. After each full
@@ -92,34 +110,20 @@ export async function sweepExpiredData(now: Date, settings: RetentionSettings): 
     activity: 0,
   };
 
-  counts.idempotency_key = await inBatches(
-    batchSize,
-    async () => (await pool.query(prepared(EXPIRED_IDEMPOTENCY_KEYS, [utc(now), batchSize]))).rowCount ?? 0,
-  );
+  counts.idempotency_key = await inBatches(batchSize, () => deleteExpiredIdempotencyKeys(now, batchSize));
 
-  const webhookCutoff = utc(new Date(now.getTime() - settings.webhookRetentionMs));
+  const webhookCutoff = new Date(now.getTime() - settings.webhookRetentionMs);
   counts.webhook_event = await inBatches(batchSize, async () => {
-    const { events, attempts } = (await queryRow(pool, FINISHED_WEBHOOK_EVENTS, [webhookCutoff, batchSize]))!;
+    const { deliveries, attempts } = await deleteFinishedDeliveries(webhookCutoff, batchSize);
     counts.webhook_attempt += attempts;
-    return events;
+    return deliveries;
   });
-  counts.event = await inBatches(
-    batchSize,
-    async () => (await pool.query(prepared(OLD_EVENTS, [webhookCutoff, batchSize]))).rowCount ?? 0,
-  );
-  counts.webhook_destination = await inBatches(
-    batchSize,
-    async () => (await pool.query(prepared(IDLE_DESTINATIONS, [webhookCutoff, batchSize]))).rowCount ?? 0,
-  );
+  counts.event = await inBatches(batchSize, () => deleteOldEvents(webhookCutoff, batchSize));
+  counts.webhook_destination = await inBatches(batchSize, () => deleteIdleDestinations(webhookCutoff, batchSize));
 
   if (settings.activityRetentionMs !== null) {
-    const activityCutoff = utc(new Date(now.getTime() - settings.activityRetentionMs));
-    counts.activity = await inBatches(batchSize, () =>
-      inTransaction(async (sql) => {
-        await sql.query("SET LOCAL payreq.retention = 'on'");
-        return (await sql.query(prepared(OLD_ACTIVITY, [activityCutoff, batchSize]))).rowCount ?? 0;
-      }),
-    );
+    const activityCutoff = new Date(now.getTime() - settings.activityRetentionMs);
+    counts.activity = await inBatches(batchSize, () => deleteOldActivity(activityCutoff, batchSize));
   }
   return counts;
 }

@@ -1,4 +1,4 @@
-import { deliveryLeaseMs } from "./deliveries/states.js";
+import { deliveryLeaseMs } from "../deliveries/states.js";
 
 /** Where an endpoint may point: WEBHOOK_ALLOW_PRIVATE_NETWORKS, as for a request's notifyUrl. */
 export interface DestinationRules {

@@ -1,18 +1,17 @@
 import { z } from "zod";
 import { randomUUID } from "node:crypto";
-import type { Selectable } from "kysely";
-import { database, inTransaction, StatementParams, toUtcText as utc } from "../../db.js";
+import { sql, type Selectable } from "kysely";
+import { database } from "../../db.js";
 import type { WebhookEndpoint } from "../../generated/kysely/database.js";
-import { bigint, uuid } from "../../sql/columns.js";
-import { queryRow, rowShape, statement } from "../../sql/statements.js";
-import { webhookEndpoints } from "../../sql/tables.js";
+import type { QueryBuilder } from "../../sql/query-builder.js";
 import { notFound } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { ForbiddenError, ValidationError } from "../errors.js";
 import { SUBSCRIBABLE_EVENT_TYPES } from "../events/types.js";
+import { withIdempotencyRecord } from "../idempotency-record.js";
 import { httpUrl, id, optional, parseInput, text } from "../validation.js";
 import { namesNonPublicAddress } from "./addresses.js";
-import { HELD } from "./deliveries/states.js";
+import { holdWaitingDeliveries } from "../deliveries/hold.js";
 import type { DestinationRules } from "./call-settings.js";
 import { endpointOwner, type EndpointScope } from "./endpoint-owner.js";
 
@@ -64,28 +63,41 @@ function assertDestination(url: string | undefined, rules: DestinationRules): vo
   );
 }
 
-// NO KEY UPDATE: a lock two creations wait for, but not the merchant's payments (their foreign keys' KEY SHARE).
-const LOCK_MERCHANT = statement("SELECT id FROM merchant WHERE id = $1 FOR NO KEY UPDATE", { id: uuid() });
-const COUNT_ENDPOINTS = statement("SELECT count(*) AS count FROM webhook_endpoint WHERE merchant_id = $1", { count: bigint() });
-const insertedRow = rowShape({ endpoint: webhookEndpoints });
+/**
+ * The merchant's row locked (FOR NO KEY UPDATE: a lock two creations wait for, but not the
+ * merchant's payments, whose foreign keys take KEY SHARE), and then how many endpoints it has: by
+ * a statement of its own, which sees what a creation that held the lock committed. Undefined when
+ * there is no such merchant.
+ */
+async function lockAndCountEndpoints(trx: QueryBuilder, merchantId: string): Promise<bigint | undefined> {
+  const merchant = await trx.selectFrom("merchant").select("id").where("id", "=", merchantId).forNoKeyUpdate().executeTakeFirst();
+  if (!merchant) return undefined;
+  const { count } = await trx
+    .selectFrom("webhookEndpoint")
+    .select(sql<bigint>`count(*)`.as("count"))
+    .where("merchantId", "=", merchantId)
+    .executeTakeFirstOrThrow();
+  return count;
+}
 
 /** The endpoint's row, and with an idempotency key the record of it on the key, in one statement. */
 function insertEndpoint(
+  trx: QueryBuilder,
   ctx: DomainContext,
   endpoint: Pick<Endpoint, "id" | "merchantId" | "url" | "eventTypes" | "description" | "enabled">,
   now: Date,
-) {
-  const p = new StatementParams();
-  const record = ctx.writeIdempotencyRecord?.(p, endpoint.id);
-  const at = `${p.add(utc(now))}::timestamp(3)`;
-  const text = `${record ? `WITH ${record} ` : ""}
-    INSERT INTO webhook_endpoint (id, merchant_id, url, event_types, description, enabled, disabled_reason, disabled_at,
-                                  created_at, updated_at)
-    VALUES (${p.add(endpoint.id)}::uuid, ${p.add(endpoint.merchantId)}::uuid, ${p.add(endpoint.url)},
-            ${p.add(endpoint.eventTypes)}::"EventType"[], ${p.add(endpoint.description)}, ${p.add(endpoint.enabled)},
-            ${endpoint.enabled ? "NULL" : "'disabled when created'"}, ${endpoint.enabled ? "NULL" : at}, ${at}, ${at})
-    RETURNING ${webhookEndpoints.json("webhook_endpoint")} AS endpoint`;
-  return { text, shape: insertedRow, values: p.values };
+): Promise<Endpoint> {
+  return withIdempotencyRecord(trx, ctx, endpoint.id)
+    .insertInto("webhookEndpoint")
+    .values({
+      ...endpoint,
+      disabledReason: endpoint.enabled ? null : "disabled when created",
+      disabledAt: endpoint.enabled ? null : now,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /**
@@ -101,17 +113,17 @@ export async function createWebhookEndpoint(
   const { merchantId } = endpointOwner(ctx, given.merchantId);
   if (!merchantId) throw new ValidationError("INVALID_MERCHANT_ID", "merchantId is required.");
   assertDestination(given.url, rules);
-  return inTransaction(async (sql) => {
-    // The merchant's row is locked before its endpoints are counted (by a statement of its own, which
-    // sees what a creation that held the lock committed), so two creations cannot both take the last place.
-    if (!(await queryRow(sql, LOCK_MERCHANT, [merchantId]))) throw notFound("MERCHANT_NOT_FOUND");
-    const { count } = (await queryRow(sql, COUNT_ENDPOINTS, [merchantId]))!;
+  return database.transaction().execute(async (trx) => {
+    // The merchant's row is locked before its endpoints are counted, so two creations cannot both take the last place.
+    const count = await lockAndCountEndpoints(trx, merchantId);
+    if (count === undefined) throw notFound("MERCHANT_NOT_FOUND");
     if (count >= BigInt(ENDPOINTS_PER_MERCHANT))
       throw new ForbiddenError(
         "WEBHOOK_ENDPOINT_LIMIT_REACHED",
         `A merchant may have at most ${ENDPOINTS_PER_MERCHANT} webhook endpoints.`,
       );
-    const { text, shape, values } = insertEndpoint(
+    const endpoint = await insertEndpoint(
+      trx,
       ctx,
       {
         id: randomUUID(),
@@ -123,7 +135,6 @@ export async function createWebhookEndpoint(
       },
       ctx.now(),
     );
-    const { endpoint } = (await queryRow(sql, { text, shape }, values))!;
     ctx.logger.info({ endpointId: endpoint.id, merchantId }, "webhook endpoint created");
     return endpoint;
   });
@@ -194,17 +205,7 @@ export async function updateWebhookEndpoint(
         .$if(merchantId !== undefined, (query) => query.where("ep.merchantId", "=", merchantId!))
         .returningAll(),
     )
-    .with("held", (db) =>
-      db
-        .updateTable("webhookEvent as e")
-        .from("updated as u")
-        .set({ ...HELD, updatedAt: now })
-        .whereRef("e.endpointId", "=", "u.id")
-        .where("u.enabled", "=", false)
-        .where("e.state", "=", "PENDING")
-        .where("e.type", "<>", "PING")
-        .where((eb) => eb.or([eb("e.leaseUntil", "is", null), eb("e.leaseUntil", "<=", now)])),
-    )
+    .with("held", (db) => holdWaitingDeliveries(db.selectFrom("updated").select("id").where("enabled", "=", false), now))
     .selectFrom("updated")
     .selectAll()
     .executeTakeFirst();

@@ -4,7 +4,7 @@ import type { QueryBuilder } from "../../sql/query-builder.js";
 import { currentTraceparent } from "../../tracing.js";
 import type { PaymentRequest, Transaction } from "../../generated/prisma/client.js";
 import type { CallParams } from "../events/record.js";
-import { notifyUrlDestination } from "./deliveries/destination.js";
+import { notifyUrlDestination } from "../deliveries/destination.js";
 import { toNotificationTransaction } from "./events.js";
 
 /** The values of a completed transaction's announcement (`transactionEventSource`, `notifyUrlDeliveryInsert`). */

@@ -1,4 +1,4 @@
-import type { WebhookEvent } from "../../generated/prisma/client.js";
+import type { Row } from "../../sql/rows.js";
 import { EVENT_OBJECT_CLAIM, EVENT_TYPE_NAMES } from "../events/types.js";
 import { notificationTransaction } from "./events.js";
 
@@ -9,7 +9,7 @@ import { notificationTransaction } from "./events.js";
  * delivery's). Null when the stored payload is not what its kind needs.
  */
 export function tokenClaims(
-  delivery: Pick<WebhookEvent, "id" | "type" | "eventId" | "payload" | "createdAt">,
+  delivery: Pick<Row<"webhookEvent">, "id" | "type" | "eventId" | "payload" | "createdAt">,
 ): { jti: string; claims: Record<string, unknown> } | null {
   if (delivery.type === null) {
     const transaction = notificationTransaction.safeParse(delivery.payload);

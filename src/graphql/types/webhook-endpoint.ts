@@ -1,4 +1,4 @@
-import { endpointHealth, type EndpointHealth } from "../../domain/webhooks/endpoint-health.js";
+import { endpointHealth, type EndpointHealth } from "../../domain/deliveries/endpoint-health.js";
 import { outboxLogPage } from "../../domain/webhooks/list.js";
 import {
   createEndpointInput,
@@ -9,9 +9,9 @@ import {
   updateWebhookEndpoint,
 } from "../../domain/webhooks/endpoints.js";
 import { OUTBOX_LOG_PAGE } from "../../domain/page-size.js";
-import { pingWebhookEndpoint, type PingOutcome } from "../../domain/webhooks/ping.js";
-import { lastRecovery, recoverInput, recoverWebhookDeliveries, type Recovery } from "../../domain/webhooks/recover.js";
-import { redeliverEndpointDelivery } from "../../domain/webhooks/redeliver.js";
+import { pingWebhookEndpoint, type PingOutcome } from "../../domain/deliveries/ping.js";
+import { lastRecovery, recoverInput, recoverWebhookDeliveries, type Recovery } from "../../domain/deliveries/recover.js";
+import { redeliverEndpointDelivery } from "../../domain/deliveries/redeliver.js";
 import { builder } from "../builder.js";
 import { idempotentMutation, runIdempotentCall } from "../idempotent.js";
 import { parameterCodes } from "../strict-variables.js";

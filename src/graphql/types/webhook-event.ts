@@ -1,6 +1,6 @@
 import { OUTBOX_LOG_PAGE } from "../../domain/page-size.js";
 import { listWebhookEvents } from "../../domain/webhooks/list.js";
-import { redeliverWebhookEvent } from "../../domain/webhooks/redeliver.js";
+import { redeliverWebhookEvent } from "../../domain/deliveries/redeliver.js";
 import { builder } from "../builder.js";
 
 export const WebhookEventStateEnum = builder.enumType("WebhookEventState", {

@@ -88,8 +88,7 @@ function payOnce(ctx: DomainContext, page: PayPageRequest, form: Record<string, 
     operation: "pay-page",
     schema: payRequestInput,
     input,
-    run: (writeIdempotencyRecord, idempotencyClaim) =>
-      payRequest({ ...ctx, writeIdempotencyRecord, idempotencyClaim }, input as never),
+    run: (idempotencyClaim) => payRequest({ ...ctx, idempotencyClaim }, input as never),
     // The page shows the request as it is now, whether paid by this call or an earlier one.
     keep: () => ({}),
     rebuild: async () => ({}),

@@ -20,9 +20,9 @@ export const idempotentWrites = createMiddleware<RestEnv>(async (c, next) => {
     operation: c.var.operation,
     schema: c.var.route.write!.input,
     input: c.var.params,
-    run: async (writeIdempotencyRecord, idempotencyClaim) => {
+    run: async (idempotencyClaim) => {
       ran = true;
-      c.set("ctx", { ...c.var.ctx, writeIdempotencyRecord, idempotencyClaim });
+      c.set("ctx", { ...c.var.ctx, idempotencyClaim });
       await next();
       // The route threw, and the app's error handler answered: the rule decides whether that is kept.
       if (c.error) throw c.error;

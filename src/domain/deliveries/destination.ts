@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { sql, type Expression } from "kysely";
+import type { WebhookDestination } from "../../generated/kysely/database.js";
 
 /**
  * Destinations: where deliveries go, as the worker shares its attempts out. An endpoint is one (its
@@ -28,13 +30,17 @@ export function notifyUrlDestination(merchantId: string, notifyUrl: string): str
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/**
- * The SQL of a destination's room for more attempts: given its health row `h` (none: a new
- * destination) and its attempts in flight `busy`, `free` for a quick one (what the turns give),
- * else its cap less `busy`.
- */
-export const destinationRoom = (busy: string, free: string) =>
-  `CASE WHEN h.failures >= ${TRIP_AFTER} THEN 1 - ${busy} WHEN h.quick THEN ${free} ELSE ${FEW} - ${busy} END`;
+/** A column of the destination's health row (webhook_destination) named `alias` in a statement. */
+const health = (alias: string, name: keyof WebhookDestination) => sql.ref(`${alias}.${name}`);
 
-/** The SQL of whether a destination (health row `h`, or none) is slow. */
-export const isSlow = "NOT COALESCE(h.quick, false)";
+/**
+ * A destination's room for more attempts: given its health row `alias` (none: a new destination)
+ * and its attempts in flight `busy`, `free` for a quick one (what the turns give), else its cap
+ * less `busy`.
+ */
+export const destinationRoom = (alias: string, busy: Expression<number>, free: unknown) =>
+  sql<number>`CASE WHEN ${health(alias, "failures")} >= ${sql.lit(TRIP_AFTER)} THEN 1 - ${busy}
+    WHEN ${health(alias, "quick")} THEN ${free} ELSE ${sql.lit(FEW)} - ${busy} END`;
+
+/** Whether a destination (health row `alias`, or none) is slow. */
+export const isSlow = (alias: string) => sql<boolean>`NOT COALESCE(${health(alias, "quick")}, false)`;

@@ -1,16 +1,16 @@
 import { z } from "zod";
-import { inTransaction, pool, StatementParams, toUtcText as utc, type Sql } from "../../db.js";
-import { boolean, int } from "../../sql/columns.js";
-import { queryRow, rowShape, statement } from "../../sql/statements.js";
-import { webhookEndpoints } from "../../sql/tables.js";
+import { sql } from "kysely";
+import { database } from "../../db.js";
+import type { QueryBuilder } from "../../sql/query-builder.js";
 import { notFound } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { RateLimitedError, StateConflictError } from "../errors.js";
 import { outboxNotified } from "../events/record.js";
+import { withIdempotencyRecord } from "../idempotency-record.js";
 import { instantText } from "../instants.js";
 import { id, parseInput } from "../validation.js";
-import { sendAgainAt } from "./deliveries/states.js";
-import { endpointOwner } from "./endpoint-owner.js";
+import { endpointOwner, type EndpointScope } from "../webhooks/endpoint-owner.js";
+import { notTestEvent, pending, sendAgainAt, unleased } from "./states.js";
 
 /** One recovery per endpoint in this long: each may queue thousands of deliveries. */
 const RECOVERY_INTERVAL_MS = 60_000;
@@ -24,37 +24,64 @@ export interface Recovery {
   queued: number;
 }
 
-const LOCK_ENDPOINT = statement(
-  `SELECT ep.enabled, ep.recovered_at AS "recoveredAt" FROM webhook_endpoint ep
-   WHERE ep.id = $1 AND ($2::uuid IS NULL OR ep.merchant_id = $2) FOR NO KEY UPDATE`,
-  { enabled: boolean(), recoveredAt: webhookEndpoints.columns.recoveredAt },
-);
+/** The endpoint's row, locked against another recovery (and an update) until the transaction ends. */
+const lockEndpoint = (trx: QueryBuilder, endpointId: string, { merchantId }: EndpointScope) =>
+  trx
+    .selectFrom("webhookEndpoint as ep")
+    .select(["ep.enabled", "ep.recoveredAt"])
+    .where("ep.id", "=", endpointId)
+    .$if(merchantId !== undefined, (query) => query.where("ep.merchantId", "=", merchantId!))
+    .forNoKeyUpdate()
+    .executeTakeFirst();
 
 /**
- * The endpoint's deliveries since a time ($2) that were not delivered, due now: those that gave up
+ * The endpoint's deliveries since a time that were not delivered, due `now`: those that gave up
  * (EXHAUSTED, REFUSED) get exactly one more attempt, as a redelivery does; those held while the
  * endpoint was disabled (HELD) go on with the attempts their schedule had left; those still retrying
  * (PENDING after a failed attempt, not in flight) are brought forward and keep their schedule. Test
- * events are not recovered. Announced to the worker on commit.
+ * events are not recovered. Announced to the worker on commit; answers how many it queued.
  *
  * "Since" is when the event was made or when its first attempt there started: an endpoint's
  * `failingSince` is its first failed attempt, a few milliseconds after the event that attempt
  * carried was made, so recovering since it must still include that event. The attempts are found
  * by the index (endpoint_id, started_at DESC).
  */
-const RECOVER_DELIVERIES = statement(
-  `WITH recovered AS (
-     UPDATE webhook_event e SET ${sendAgainAt("$3::timestamp(3)")}
-     WHERE e.endpoint_id = $1 AND e.type <> 'PING'
-       AND (e.created_at >= $2::timestamp(3)
-            OR e.id IN (SELECT a.event_id FROM webhook_attempt a
-                        WHERE a.endpoint_id = $1 AND a.started_at >= $2::timestamp(3) AND a.number = 1))
-       AND (e.state IN ('EXHAUSTED', 'REFUSED', 'HELD')
-            OR (e.state = 'PENDING' AND e.attempts > 0 AND (e.lease_until IS NULL OR e.lease_until <= $3::timestamp(3))))
-     RETURNING e.id)
-   SELECT count(*)::int AS queued, ${outboxNotified("recovered")} > 0 AS announced FROM recovered`,
-  { queued: int(), announced: boolean() },
-);
+async function recoverDeliveries(trx: QueryBuilder, endpointId: string, since: Date, now: Date): Promise<number> {
+  const { queued } = await trx
+    .with("recovered", (db) =>
+      db
+        .updateTable("webhookEvent as e")
+        .set(sendAgainAt("e", now))
+        .where("e.endpointId", "=", endpointId)
+        .where(notTestEvent("e"))
+        .where((eb) =>
+          eb.or([
+            eb("e.createdAt", ">=", since),
+            eb(
+              "e.id",
+              "in",
+              eb
+                .selectFrom("webhookAttempt as a")
+                .select("a.eventId")
+                .where("a.endpointId", "=", endpointId)
+                .where("a.startedAt", ">=", since)
+                .where("a.number", "=", sql.lit(1)),
+            ),
+          ]),
+        )
+        .where((eb) =>
+          eb.or([
+            eb("e.state", "in", [sql.lit("EXHAUSTED" as const), sql.lit("REFUSED" as const), sql.lit("HELD" as const)]),
+            eb.and([pending("e"), eb("e.attempts", ">", sql.lit(0)), unleased("e", now)]),
+          ]),
+        )
+        .returning("e.id"),
+    )
+    .selectFrom("recovered")
+    .select([sql<number>`count(*)::int`.as("queued"), sql<boolean>`${sql.raw(outboxNotified("recovered"))} > 0`.as("announced")])
+    .executeTakeFirstOrThrow();
+  return queued;
+}
 
 /**
  * Sends again every delivery of one endpoint since `since` that was not delivered (of an event made
@@ -69,8 +96,8 @@ export async function recoverWebhookDeliveries(ctx: DomainContext, input: Recove
   const { endpointId, since } = parseInput(recoverInput, { endpointId: "BAD_REQUEST", since: "BAD_REQUEST" }, input);
   const scope = endpointOwner(ctx);
   const now = ctx.now();
-  const queued = await inTransaction(async (sql) => {
-    const endpoint = await queryRow(sql, LOCK_ENDPOINT, [endpointId, scope.merchantId ?? null]);
+  const queued = await database.transaction().execute(async (trx) => {
+    const endpoint = await lockEndpoint(trx, endpointId, scope);
     if (!endpoint) throw notFound("WEBHOOK_ENDPOINT_NOT_FOUND");
     if (!endpoint.enabled)
       throw new StateConflictError(
@@ -82,8 +109,8 @@ export async function recoverWebhookDeliveries(ctx: DomainContext, input: Recove
       const seconds = Math.ceil(waitMs / 1000);
       throw new RateLimitedError(seconds, `One recovery per endpoint a minute; retry in ${seconds} s.`);
     }
-    const { queued } = (await queryRow(sql, RECOVER_DELIVERIES, [endpointId, utc(since), utc(now)]))!;
-    await noteRecovery(sql, ctx, endpointId, now, queued);
+    const queued = await recoverDeliveries(trx, endpointId, since, now);
+    await noteRecovery(trx, ctx, endpointId, now, queued);
     return queued;
   });
   ctx.logger.info({ endpointId, since, queued }, "webhook deliveries recovered");
@@ -92,30 +119,26 @@ export async function recoverWebhookDeliveries(ctx: DomainContext, input: Recove
 
 /**
  * Records the recovery on its endpoint (and, with an idempotency key, on the key, in the same
- * transaction): its count always (what a retry after a crash answers), its time only when it queued
+ * statement): its count always (what a retry after a crash answers), its time only when it queued
  * something, since that time is what the rate limit counts from.
  */
-async function noteRecovery(sql: Sql, ctx: DomainContext, endpointId: string, now: Date, queued: number) {
-  const p = new StatementParams();
-  const record = ctx.writeIdempotencyRecord?.(p, endpointId);
-  const recoveredAt = queued > 0 ? `${p.add(utc(now))}::timestamp(3)` : "recovered_at";
-  const text = `${record ? `WITH ${record} ` : ""}UPDATE webhook_endpoint SET recovered_at = ${recoveredAt},
-    recovered_count = ${p.add(queued)}::int WHERE id = ${p.add(endpointId)}::uuid RETURNING true AS noted`;
-  await queryRow(sql, { text, shape: notedRow }, p.values);
+async function noteRecovery(trx: QueryBuilder, ctx: DomainContext, endpointId: string, now: Date, queued: number) {
+  await withIdempotencyRecord(trx, ctx, endpointId)
+    .updateTable("webhookEndpoint as ep")
+    .set((eb) => ({ recoveredAt: queued > 0 ? eb.val(now) : eb.ref("ep.recoveredAt"), recoveredCount: queued }))
+    .where("ep.id", "=", endpointId)
+    .execute();
 }
-
-const notedRow = rowShape({ noted: boolean() });
 
 /** A recovery as its endpoint last recorded it: what an idempotent retry answers after a crash. */
 export async function lastRecovery(ctx: DomainContext, endpointId: string): Promise<Recovery> {
-  const scope = endpointOwner(ctx);
-  const endpoint = await queryRow(pool, RECOVERED_COUNT, [endpointId, scope.merchantId ?? null]);
+  const { merchantId } = endpointOwner(ctx);
+  const endpoint = await database
+    .selectFrom("webhookEndpoint as ep")
+    .select((eb) => eb.fn.coalesce("ep.recoveredCount", sql.lit(0)).as("queued"))
+    .where("ep.id", "=", endpointId)
+    .$if(merchantId !== undefined, (query) => query.where("ep.merchantId", "=", merchantId!))
+    .executeTakeFirst();
   if (!endpoint) throw notFound("WEBHOOK_ENDPOINT_NOT_FOUND");
   return { endpointId, queued: endpoint.queued };
 }
-
-const RECOVERED_COUNT = statement(
-  `SELECT COALESCE(ep.recovered_count, 0) AS queued FROM webhook_endpoint ep
-   WHERE ep.id = $1 AND ($2::uuid IS NULL OR ep.merchant_id = $2)`,
-  { queued: int() },
-);
