@@ -2,7 +2,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "./generated/prisma/client.js";
 import type { Logger } from "./logger.js";
-import { namePreparedStatements, type Sql } from "./sql/prepared.js";
+import { namePreparedStatements } from "./sql/prepared.js";
 import { queryBuilder, type QueryBuilder } from "./sql/query-builder.js";
 
 export { Prisma } from "./generated/prisma/client.js";
@@ -78,34 +78,6 @@ export async function closeDatabase(): Promise<void> {
 }
 
 export { fromUtcText, toUtcText } from "./sql/utc-text.js";
-export { prepared, StatementParams, type Sql } from "./sql/prepared.js";
+export { prepared } from "./sql/prepared.js";
 
 export type Db = PrismaClient;
-
-/**
- * Runs `work` in one PostgreSQL transaction on a client of the pool: committed when it returns,
- * rolled back when it throws (so a refused call changes nothing). On the process's pool, or `on`. The money path's writes use this
- * rather than Prisma's interactive transactions, which cost several times the CPU per statement.
- */
-export async function inTransaction<T>(work: (sql: Sql) => Promise<T>, on: pg.Pool = pool): Promise<T> {
-  const client = await on.connect();
-  let broken: Error | undefined;
-  // A connection lost while the client is checked out is an error event on it, which would end the
-  // process unheard (the pool listens only to idle clients): the transaction's next statement fails
-  // instead, and the client is not handed out again.
-  const lost = (err: Error) => (broken = err);
-  client.on("error", lost);
-  try {
-    await client.query("BEGIN");
-    const result = await work(client);
-    await client.query("COMMIT");
-    return result;
-  } catch (error) {
-    // A connection that cannot even roll back is not handed to the next caller.
-    await client.query("ROLLBACK").catch((err: Error) => (broken = err));
-    throw error;
-  } finally {
-    client.removeListener("error", lost);
-    client.release(broken);
-  }
-}

@@ -1,6 +1,6 @@
 import { primaryDatabase, type Database } from "../db.js";
 import type { Logger } from "../logger.js";
-import type { IdempotencyClaim } from "./idempotency-record.js";
+import type { IdempotencyClaim } from "./idempotency-keys.js";
 
 /** Who is calling. Keys are resolved to an actor once per call; operators use the CLI. */
 export type Actor =

@@ -1,9 +1,4 @@
 import type pg from "pg";
-import type { ParamValue } from "./columns.js";
-import { toUtcText } from "./utc-text.js";
-
-/** What a statement runs on: the pool, or the client of a transaction that `inTransaction` opened. */
-export type Sql = Pick<pg.PoolClient, "query">;
 
 const statementNames = new Map<string, string>();
 let namedStatements = true;
@@ -28,17 +23,4 @@ export function prepared(text: string, values: unknown[]): pg.QueryConfig<unknow
   if (name === undefined && statementNames.size < MOST_PREPARED)
     statementNames.set(text, (name = `payreq_${statementNames.size}`));
   return name === undefined ? { text, values } : { name, text, values };
-}
-
-/**
- * The parameters of one statement assembled from parts (a CTE per write): each part adds its values
- * and writes the placeholders they get, so parts compose without counting parameters by hand.
- */
-export class StatementParams {
-  readonly values: unknown[] = [];
-  /** The placeholder (`$n`) of a new parameter; a Date is sent as zone-less UTC text, a bigint as text. */
-  add(value: ParamValue | bigint | Date): string {
-    this.values.push(value instanceof Date ? toUtcText(value) : typeof value === "bigint" ? value.toString() : value);
-    return `$${this.values.length}`;
-  }
 }

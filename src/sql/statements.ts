@@ -1,5 +1,7 @@
 import pg from "pg";
-import { prepared, type Sql } from "./prepared.js";
+import { prepared } from "./prepared.js";
+
+type Sql = Pick<pg.PoolClient, "query">;
 import type { Column } from "./columns.js";
 
 /** What reading a column needs of it: any Column<T> is one, whatever its T. */

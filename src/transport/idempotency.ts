@@ -15,11 +15,15 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { pool, prepared, toUtcText as utc } from "../db.js";
-import { queryRow, statement } from "../sql/statements.js";
-import { idempotencyKeys } from "../sql/tables.js";
 import type { Actor } from "../domain/context.js";
-import type { IdempotencyClaim } from "../domain/idempotency-record.js";
+import {
+  claimIdempotencyKey,
+  earlierClaim,
+  keepIdempotentAnswer,
+  releaseIdempotencyKey,
+  takeOverIdempotencyKey,
+  type IdempotencyClaim,
+} from "../domain/idempotency-keys.js";
 import { DomainError, StateConflictError, ValidationError } from "../domain/errors.js";
 import { checkInput } from "../domain/validation.js";
 import { isKeptRefusal, isStoredRefusal, rebuiltRefusal, type KeptRefusal } from "./kept-refusals.js";
@@ -109,13 +113,13 @@ export async function runIdempotently<Result, K>(write: IdempotentWrite<Result, 
     result = await write.run(claim);
   } catch (error) {
     if (!isKeptRefusal(error)) {
-      await release(claim);
+      await releaseIdempotencyKey(claim);
       throw error;
     }
-    await keep(claim, { refusal: { code: error.code, message: error.message } });
+    await keepIdempotentAnswer(claim, { refusal: { code: error.code, message: error.message } } satisfies Kept<K>);
     return { ok: false, replayed: false, refusal: error };
   }
-  await keep(claim, { success: await write.keep(result) });
+  await keepIdempotentAnswer(claim, { success: await write.keep(result) } satisfies Kept<K>);
   return { ok: true, replayed: false, result };
 }
 
@@ -139,27 +143,12 @@ async function answerFrom<Result, K>(
  * both run; a claim left by a call that died before its write committed is taken over once its
  * lease is over.
  */
-const EARLIER_CLAIM = statement(
-  `SELECT fingerprint, outcome, entity_id AS "entityId" FROM idempotency_key WHERE api_key_prefix = $1 AND key = $2`,
-  idempotencyKeys.pick("fingerprint", "outcome", "entityId").columns,
-);
-
-async function claimOrFind<K>({ scope, key }: Claim, fingerprint: string): Promise<Earlier<K> | null> {
+async function claimOrFind<K>(claim: Claim, fingerprint: string): Promise<Earlier<K> | null> {
   const now = new Date();
-  const claimed = await pool.query(
-    prepared(
-      `INSERT INTO idempotency_key (api_key_prefix, key, fingerprint, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (api_key_prefix, key) DO UPDATE
-       SET fingerprint = EXCLUDED.fingerprint, outcome = NULL, entity_id = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
-       WHERE idempotency_key.expires_at < EXCLUDED.created_at
-     RETURNING 1`,
-      [scope, key, fingerprint, utc(now), utc(new Date(now.getTime() + RETENTION_MS))],
-    ),
-  );
-  if (claimed.rowCount) return null;
-  const first = await queryRow(pool, EARLIER_CLAIM, [scope, key]);
+  if (await claimIdempotencyKey(claim, fingerprint, now, new Date(now.getTime() + RETENTION_MS))) return null;
+  const first = await earlierClaim(claim);
   // Released between the two statements: claim it again.
-  if (!first) return claimOrFind({ scope, key }, fingerprint);
+  if (!first) return claimOrFind(claim, fingerprint);
   if (first.fingerprint !== fingerprint)
     return {
       refusal: new StateConflictError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used with different parameters."),
@@ -167,14 +156,7 @@ async function claimOrFind<K>({ scope, key }: Claim, fingerprint: string): Promi
   const kept = keptOutcome<K>(first.outcome);
   if (kept) return { kept };
   if (first.entityId) return { committed: first.entityId };
-  const takenOver = await pool.query(
-    prepared(
-      `UPDATE idempotency_key SET created_at = $3 WHERE api_key_prefix = $1 AND key = $2
-       AND outcome IS NULL AND entity_id IS NULL AND created_at < $4 RETURNING 1`,
-      [scope, key, utc(now), utc(new Date(now.getTime() - CLAIM_LEASE_MS))],
-    ),
-  );
-  if (takenOver.rowCount) return null;
+  if (await takeOverIdempotencyKey(claim, now, new Date(now.getTime() - CLAIM_LEASE_MS))) return null;
   return { refusal: new StateConflictError("IDEMPOTENCY_KEY_IN_USE", "A call with this Idempotency-Key is still running.") };
 }
 
@@ -183,21 +165,4 @@ function keptOutcome<K>(stored: unknown): Kept<K> | null {
   if (stored === null || typeof stored !== "object") return null;
   if ("success" in stored || ("refusal" in stored && isStoredRefusal(stored.refusal))) return stored as Kept<K>;
   return null;
-}
-
-async function keep<K>({ scope, key }: Claim, outcome: Kept<K>): Promise<void> {
-  await pool.query(
-    prepared("UPDATE idempotency_key SET outcome = $3 WHERE api_key_prefix = $1 AND key = $2", [
-      scope,
-      key,
-      JSON.stringify(outcome),
-    ]),
-  );
-}
-
-/** Frees the key for a retry, unless the write committed: then a retry is answered with its entity. */
-async function release({ scope, key }: Claim): Promise<void> {
-  await pool.query(
-    prepared("DELETE FROM idempotency_key WHERE api_key_prefix = $1 AND key = $2 AND entity_id IS NULL", [scope, key]),
-  );
 }

@@ -3,7 +3,8 @@ import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { inTransaction } from "../../src/db.js";
+import { sql } from "kysely";
+import { queryBuilder } from "../../src/sql/query-builder.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { testEnv } from "../../vitest.config.js";
 import { built } from "../built.js";
@@ -36,22 +37,24 @@ describe("a connection reset", () => {
     const cut = new pg.Pool({ connectionString: database.url, max: 1 });
     cut.on("error", () => undefined);
     try {
-      const outcome = inTransaction(async (sql) => {
-        await sql.query("SELECT 1");
-        await reset(database.proxy);
-        // The client is told of the reset while it is checked out: a statement after it fails.
-        const refused = await until(
-          () =>
-            sql.query("SELECT 1").then(
-              () => null,
-              (err: Error) => err,
-            ),
-          (err) => err !== null,
-          5_000,
-          "a statement to fail after the reset",
-        );
-        throw refused!;
-      }, cut);
+      const outcome = queryBuilder(cut)
+        .transaction()
+        .execute(async (trx) => {
+          await sql`SELECT 1`.execute(trx);
+          await reset(database.proxy);
+          // The client is told of the reset while it is checked out: a statement after it fails.
+          const refused = await until(
+            () =>
+              sql`SELECT 1`.execute(trx).then(
+                () => null,
+                (err: Error) => err,
+              ),
+            (err) => err !== null,
+            5_000,
+            "a statement to fail after the reset",
+          );
+          throw refused!;
+        });
       await expect(outcome).rejects.toThrow(/terminated|not queryable/i);
       expect((await cut.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
     } finally {

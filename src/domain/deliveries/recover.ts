@@ -6,7 +6,7 @@ import { notFound } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { RateLimitedError, StateConflictError } from "../errors.js";
 import { outboxNotified } from "../events/record.js";
-import { withIdempotencyRecord } from "../idempotency-record.js";
+import { withIdempotencyRecord } from "../idempotency-keys.js";
 import { instantText } from "../instants.js";
 import { id, parseInput } from "../validation.js";
 import { endpointOwner, type EndpointScope } from "../webhooks/endpoint-owner.js";

@@ -7,7 +7,7 @@ import { notFound, requireMerchant } from "../auth.js";
 import { endpointDeliveriesInsert, newEventsInsert, notified, type CallParams } from "../events/record.js";
 import { requestObjectSql } from "../events/request-object.js";
 import type { DomainContext } from "../context.js";
-import { idempotencyRecordParams, idempotencyRecordUpdate, type IdempotencyRecordParams } from "../idempotency-record.js";
+import { idempotencyRecordParams, idempotencyRecordUpdate, type IdempotencyRecordParams } from "../idempotency-keys.js";
 import { parseInput } from "../validation.js";
 import { findRequestDetails, requestFromRow, requestDetails, type DetailsRow, type RequestDetails } from "./aggregate.js";
 import { announceRequestChange } from "./changes.js";

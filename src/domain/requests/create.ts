@@ -8,7 +8,7 @@ import type { DomainContext } from "../context.js";
 import { StateConflictError, ValidationError } from "../errors.js";
 import { isUniqueViolation, violatedConstraint } from "../constraint-violations.js";
 import { activityInsert, activityParams, type ActivityParams, type WriteContext } from "../audit/record.js";
-import { idempotencyRecordParams, idempotencyRecordUpdate, type IdempotencyRecordParams } from "../idempotency-record.js";
+import { idempotencyRecordParams, idempotencyRecordUpdate, type IdempotencyRecordParams } from "../idempotency-keys.js";
 import { parseInput } from "../validation.js";
 import { requestFromRow, requestDetails, type DetailsRow, type RequestDetails } from "./aggregate.js";
 import { paymentOptionsFor, type NewPaymentOption } from "./payment-options.js";

@@ -7,7 +7,7 @@ import type { QueryBuilder } from "../../sql/query-builder.js";
 import { recordJson } from "../../sql/rows.js";
 import { activityInsert, activityParams, type ActivityParams, type NewActivity, type WriteContext } from "../audit/record.js";
 import { endpointDeliveriesInsert, newEventsInsert, notified } from "../events/record.js";
-import { idempotencyRecordParams, idempotencyRecordUpdate, type IdempotencyRecordParams } from "../idempotency-record.js";
+import { idempotencyRecordParams, idempotencyRecordUpdate, type IdempotencyRecordParams } from "../idempotency-keys.js";
 import type { LedgerApproval } from "../ledgers/connector.js";
 import {
   announcementParams,

@@ -8,7 +8,7 @@ import { notFound } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { ForbiddenError, ValidationError } from "../errors.js";
 import { SUBSCRIBABLE_EVENT_TYPES } from "../events/types.js";
-import { withIdempotencyRecord } from "../idempotency-record.js";
+import { withIdempotencyRecord } from "../idempotency-keys.js";
 import { httpUrl, id, optional, parseInput, text } from "../validation.js";
 import { namesNonPublicAddress } from "./addresses.js";
 import { holdWaitingDeliveries } from "../deliveries/hold.js";
