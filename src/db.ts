@@ -8,10 +8,10 @@ import { queryBuilder, type QueryBuilder } from "./sql/query-builder.js";
 export { Prisma } from "./generated/prisma/client.js";
 
 /**
- * The process's database: one pg pool, with Prisma on it through the driver adapter (GraphQL's
- * reads through plugin-prisma) and the typed query builder (src/sql/query-builder.ts). The hot
- * paths' statements not yet written with the builder run on the pool itself (src/sql/statements.ts).
- * Each process's entry point opens it once with its own configuration.
+ * The process's database: one pg pool, with the typed query builder on it (`database`,
+ * src/sql/query-builder.ts), which every statement of the domain, the transports, the CLI and the
+ * worker is written with, and Prisma through its driver adapter (`db`), which GraphQL's reads go
+ * through (plugin-prisma). Each process's entry point opens it once with its own configuration.
  */
 export let pool: pg.Pool;
 export let db: PrismaClient;

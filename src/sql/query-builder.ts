@@ -53,33 +53,72 @@ const parameter = (value: unknown) =>
  */
 function statementPool(pool: pg.Pool): PostgresPool {
   let typesRead: Promise<void> | undefined;
+  let typesKnown = false;
+  // One hold per connection, which Kysely keeps its own object for (a new one per statement would
+  // be one more allocation each).
+  const holds = new WeakMap<pg.PoolClient, Hold>();
   return {
     async connect() {
       const client = await pool.connect();
-      try {
-        await (typesRead ??= enumArrayTypes(client));
-      } catch (err) {
-        typesRead = undefined;
-        client.release(err as Error);
-        throw err;
+      if (!typesKnown) {
+        try {
+          await (typesRead ??= enumArrayTypes(client));
+          typesKnown = true;
+        } catch (err) {
+          typesRead = undefined;
+          client.release(err as Error);
+          throw err;
+        }
       }
-      let lost: Error | undefined;
-      const onError = (err: Error) => (lost = err);
-      client.on("error", onError);
-      const held = {
-        query: (text: string, values: readonly unknown[]) =>
-          client.query({ ...prepared(text, values.map(parameter)), types: ROW_TYPES }),
-        release(destroy?: boolean) {
-          client.removeListener("error", onError);
-          client.release(lost ?? destroy);
-        },
-      };
-      return held as unknown as PostgresPoolClient;
+      let hold = holds.get(client);
+      if (!hold) holds.set(client, (hold = new Hold(client)));
+      hold.take();
+      return hold as unknown as PostgresPoolClient;
     },
     // The pool is the process's (src/db.ts), which closes it.
     end: async () => {},
     options: pool.options,
   };
+}
+
+/** A pool connection as Kysely holds it, from `take` to `release`. */
+class Hold {
+  #lost: Error | undefined;
+  readonly #onError = (err: Error) => (this.#lost = err);
+
+  constructor(private readonly client: pg.PoolClient) {}
+
+  take(): void {
+    this.#lost = undefined;
+    this.client.on("error", this.#onError);
+  }
+
+  query(text: string, values: readonly unknown[]) {
+    return this.client.query({ ...prepared(text, values.map(parameter)), types: ROW_TYPES });
+  }
+
+  release(destroy?: boolean): void {
+    this.client.removeListener("error", this.#onError);
+    this.client.release(this.#lost ?? destroy);
+  }
+}
+
+/** Kysely's camel-casing, with each name worked out once: it would split a column's name anew for every row. */
+class CamelCase extends CamelCasePlugin {
+  readonly #camel = new Map<string, string>();
+  readonly #snake = new Map<string, string>();
+
+  protected override camelCase(name: string): string {
+    let camel = this.#camel.get(name);
+    if (camel === undefined) this.#camel.set(name, (camel = super.camelCase(name)));
+    return camel;
+  }
+
+  protected override snakeCase(name: string): string {
+    let snake = this.#snake.get(name);
+    if (snake === undefined) this.#snake.set(name, (snake = super.snakeCase(name)));
+    return snake;
+  }
 }
 
 /**
@@ -89,5 +128,5 @@ function statementPool(pool: pg.Pool): PostgresPool {
 export const queryBuilder = (pool: pg.Pool): QueryBuilder =>
   new Kysely<DB>({
     dialect: new PostgresDialect({ pool: statementPool(pool) }),
-    plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })],
+    plugins: [new CamelCase({ maintainNestedObjectKeys: true })],
   });
