@@ -13,7 +13,7 @@ import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { prepared } from "../src/db.js";
 import type { PaymentMethod } from "../src/generated/prisma/client.js";
-import type { WriteContext } from "../src/domain/audit/record.js";
+import type { WriteContext } from "../src/domain/audit/trail.js";
 import type { Actor } from "../src/domain/context.js";
 import { sandboxApproval } from "../src/domain/ledgers/approval-code.js";
 import { lockForPayment, newPurchase, PAYMENT_WRITE, paymentWriteParams } from "../src/domain/requests/pay.js";

@@ -77,7 +77,7 @@ export async function closeDatabase(): Promise<void> {
   }
 }
 
-export { fromUtcText, toUtcText } from "./sql/utc-text.js";
+export { fromUtcText, toUtcText } from "./sql/query-builder.js";
 export { prepared } from "./sql/prepared.js";
 
 export type Db = PrismaClient;

@@ -1,7 +1,7 @@
 import { Worker, type ConnectionOptions } from "bullmq";
+import { expireOverdueRequests } from "../src/domain/requests/expire.js";
 import type { Logger } from "../src/logger.js";
 import type { WorkerConfig } from "./config.js";
-import { runExpiryJob } from "./jobs/expire-requests.js";
 import { runRetentionSweep } from "./jobs/sweep-retention.js";
 import type { WorkerMetrics } from "./metrics.js";
 import { createQueue, MAINTENANCE_QUEUE, maintenanceJobs, readJob, unknownJob } from "./queues.js";
@@ -59,4 +59,14 @@ export async function startMaintenance(
     /** Stops restoring the schedulers; the caller closes the worker and then the queue. */
     stop: () => clearInterval(restore),
   };
+}
+
+/**
+ * Stores EXPIRED on open requests whose time is up. Reads already show them expired; this makes it
+ * durable. The production sweep is unscoped: every overdue request of the database.
+ */
+async function runExpiryJob(logger: Logger): Promise<number> {
+  const expired = await expireOverdueRequests(new Date(), {});
+  if (expired > 0) logger.info({ expired }, "expired overdue requests");
+  return expired;
 }

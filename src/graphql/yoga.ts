@@ -3,6 +3,7 @@ import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { createYoga, type Plugin } from "graphql-yoga";
+import type { useOpenTelemetry } from "@envelop/opentelemetry";
 import type { Logger } from "../logger.js";
 import type { RequestChangeFeed } from "../pubsub/request-changes.js";
 import type { Links } from "../transport/links.js";
@@ -18,7 +19,6 @@ import { notingWrites } from "./noted-writes.js";
 import { MAX_ALIASES, refusedAsBadRequest, useOperationBounds } from "./operation-bounds.js";
 import { useRateLimit } from "./rate-limit.js";
 import { schema } from "./schema.js";
-import type { useOperationSpans } from "./tracing.js";
 import { useSearchParams } from "./search-params.js";
 import { useStrictJsonNumbers } from "./strict-json.js";
 import { useStrictVariables } from "./strict-variables.js";
@@ -48,7 +48,7 @@ export interface GraphQLParts {
   logger: Logger;
   links: Links;
   /** When the process traces: a span per operation (graphql/tracing.ts). */
-  operationSpans?: ReturnType<typeof useOperationSpans> | undefined;
+  operationSpans?: ReturnType<typeof useOpenTelemetry> | undefined;
   /** With a read replica (DATABASE_READ_URL): where reads that may lag go, and how writes are noted. */
   readYourWrites?: ReadYourWrites | undefined;
 }

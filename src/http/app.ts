@@ -23,7 +23,6 @@ import { mountQrCodes } from "./qr.js";
 import { countCalls } from "./metrics.js";
 import { callerMiddleware, errorRenderer } from "./middleware.js";
 import { trackCalls } from "./stopping.js";
-import type { tracedCalls } from "./tracing.js";
 import { mountRest } from "./rest/router.js";
 import { routes } from "./rest/routes.js";
 
@@ -43,7 +42,7 @@ export interface AppParts {
   /** The command connection; the app opens its own subscriber connection for request changes. */
   redis: RedisClient;
   /** When the process traces (src/api/tracing.ts): a span per call, and one per GraphQL operation. */
-  tracing?: { calls: ReturnType<typeof tracedCalls>; operations: GraphQLParts["operationSpans"] };
+  tracing?: { calls: MiddlewareHandler; operations: GraphQLParts["operationSpans"] };
 }
 
 type GraphQLHandler = ReturnType<typeof createGraphQLHandler>;

@@ -1,5 +1,5 @@
 import type { Prisma } from "../generated/prisma/client.js";
-import { fromUtcText, toUtcText } from "./utc-text.js";
+import { fromUtcText, toUtcText } from "./query-builder.js";
 
 /** What a statement's parameter carries: pg sends each as text, arrays as PostgreSQL arrays. */
 export type ParamValue = string | number | boolean | null | readonly string[];

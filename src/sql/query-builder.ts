@@ -2,7 +2,6 @@ import { CamelCasePlugin, Kysely, PostgresDialect, type PostgresPool, type Postg
 import pg from "pg";
 import type { DB } from "../generated/kysely/database.js";
 import { prepared } from "./prepared.js";
-import { fromUtcText, toUtcText } from "./utc-text.js";
 
 /**
  * The typed query builder every statement outside GraphQL's Prisma-backed reads is written with.
@@ -11,6 +10,13 @@ import { fromUtcText, toUtcText } from "./utc-text.js";
  * not have, or giving it a value of the wrong type, does not compile.
  */
 export type QueryBuilder = Kysely<DB>;
+
+/**
+ * Columns are UTC `timestamp(3)` without a zone (Prisma's convention), so plain SQL sends and reads
+ * them as zone-less UTC text.
+ */
+export const toUtcText = (date: Date) => date.toISOString().replace("Z", "");
+export const fromUtcText = (text: string) => new Date(`${text}Z`);
 
 /**
  * How PostgreSQL's text becomes values: `timestamp` columns (UTC without a zone) as Dates, `int8`

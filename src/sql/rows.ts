@@ -1,7 +1,7 @@
 import { sql, type RawBuilder, type Selectable } from "kysely";
 import type { DB } from "../generated/kysely/database.js";
 import { getDatamodel } from "../generated/pothos-types.js";
-import { fromUtcText } from "./utc-text.js";
+import { fromUtcText } from "./query-builder.js";
 
 /**
  * Rows a statement selects as JSON beside its own columns (a request's options, its purchase):

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
-import { requestActivities } from "../../src/domain/audit/list.js";
+import { requestActivities } from "../../src/domain/audit/trail.js";
 import { cancelRequest } from "../../src/domain/requests/cancel.js";
 import { expireOverdueRequests } from "../../src/domain/requests/expire.js";
 import { payRequest } from "../../src/domain/requests/pay.js";

@@ -7,7 +7,7 @@ import type { WebhookAttemptOutcome, WebhookEventState } from "../../generated/k
 import { compiled, type Param } from "../../sql/compiled.js";
 import type { QueryBuilder } from "../../sql/query-builder.js";
 import type { Row } from "../../sql/rows.js";
-import { toUtcText as utc } from "../../sql/utc-text.js";
+import { toUtcText as utc } from "../../sql/query-builder.js";
 import type { AttemptVerdict } from "../webhooks/retry-schedule.js";
 import { amongIds, type DueAttempt } from "./claim.js";
 import { QUICK_MS } from "./destination.js";

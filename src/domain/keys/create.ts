@@ -5,7 +5,7 @@ import { notFound, requireOperator } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { ValidationError } from "../errors.js";
 import { createApiKeyInput, type CreateApiKeyInput } from "./schemas.js";
-import { recordActivity } from "../audit/record.js";
+import { recordActivity } from "../audit/trail.js";
 import { newApiKey } from "./api-key.js";
 
 /** Issues an API key. The returned `apiKey` is the only time the secret is ever shown. */

@@ -5,7 +5,7 @@ import type { DomainContext } from "../context.js";
 import { ExternalServiceError, ValidationError } from "../errors.js";
 import { keyPrefixOf } from "./api-key.js";
 import { revokeApiKeyInput } from "./schemas.js";
-import { recordActivity } from "../audit/record.js";
+import { recordActivity } from "../audit/trail.js";
 
 /** Revokes a key by its prefix (or the whole key); calls with it answer KEY_NOT_AUTHORIZED from then on. */
 export async function revokeApiKey(ctx: DomainContext, keyOrPrefix: string) {

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { database } from "../../db.js";
 import { compiled } from "../../sql/compiled.js";
 import { currentTraceparent } from "../../tracing.js";
-import { activityInsert, activityParams, type ActivityParams } from "../audit/record.js";
+import { activityInsert, activityParams, type ActivityParams } from "../audit/trail.js";
 import { notFound, requireMerchant } from "../auth.js";
 import { endpointDeliveriesInsert, newEventsInsert, notified, type CallParams } from "../events/record.js";
 import { requestObjectSql } from "../events/request-object.js";

@@ -7,7 +7,7 @@ import { requireOwnMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { StateConflictError, ValidationError } from "../errors.js";
 import { isUniqueViolation, violatedConstraint } from "../constraint-violations.js";
-import { activityInsert, activityParams, type ActivityParams, type WriteContext } from "../audit/record.js";
+import { activityInsert, activityParams, type ActivityParams, type WriteContext } from "../audit/trail.js";
 import { idempotencyRecordParams, idempotencyRecordUpdate, type IdempotencyRecordParams } from "../idempotency-keys.js";
 import { parseInput } from "../validation.js";
 import { requestFromRow, requestDetails, type DetailsRow, type RequestDetails } from "./aggregate.js";

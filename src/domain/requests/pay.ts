@@ -4,7 +4,7 @@ import type { PaymentOption, Transaction } from "../../generated/prisma/client.j
 import { compiled } from "../../sql/compiled.js";
 import type { QueryBuilder } from "../../sql/query-builder.js";
 import { fromRowJson, rowJson } from "../../sql/rows.js";
-import type { WriteContext } from "../audit/record.js";
+import type { WriteContext } from "../audit/trail.js";
 import { merchantScope, notFound, requireMerchantOrPayer } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { ValidationError } from "../errors.js";

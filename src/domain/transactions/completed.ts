@@ -5,7 +5,7 @@ import type { PaymentRequest, Transaction, TransactionType } from "../../generat
 import type { Param } from "../../sql/compiled.js";
 import type { QueryBuilder } from "../../sql/query-builder.js";
 import { recordJson } from "../../sql/rows.js";
-import { activityInsert, activityParams, type ActivityParams, type NewActivity, type WriteContext } from "../audit/record.js";
+import { activityInsert, activityParams, type ActivityParams, type NewActivity, type WriteContext } from "../audit/trail.js";
 import { endpointDeliveriesInsert, newEventsInsert, notified } from "../events/record.js";
 import { idempotencyRecordParams, idempotencyRecordUpdate, type IdempotencyRecordParams } from "../idempotency-keys.js";
 import type { LedgerApproval } from "../ledgers/connector.js";

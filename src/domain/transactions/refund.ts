@@ -4,7 +4,7 @@ import type { PaymentRequest, Transaction } from "../../generated/prisma/client.
 import { compiled } from "../../sql/compiled.js";
 import type { QueryBuilder } from "../../sql/query-builder.js";
 import { fromRowJson, fromRowsJson, rowJson, rowsJson } from "../../sql/rows.js";
-import type { WriteContext } from "../audit/record.js";
+import type { WriteContext } from "../audit/trail.js";
 import { notFound, requireMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { ForbiddenError, StateConflictError, ValidationError } from "../errors.js";

@@ -1,4 +1,4 @@
-import { requestActivities } from "../../domain/audit/list.js";
+import { requestActivities } from "../../domain/audit/trail.js";
 import type { Selectable } from "kysely";
 import type { Activity as ActivityTable } from "../../generated/kysely/database.js";
 import { builder } from "../builder.js";

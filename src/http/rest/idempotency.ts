@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import { httpStatusOf } from "../../transport/http-status.js";
 import { runIdempotently } from "../../transport/idempotency.js";
-import type { RestEnv } from "./route-context.js";
+import type { RestEnv } from "./routes.js";
 import { restError } from "./errors.js";
 
 /**

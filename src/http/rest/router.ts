@@ -3,7 +3,7 @@ import { createMiddleware } from "hono/factory";
 import type { Links } from "../../transport/links.js";
 import type { ReadYourWrites } from "../../transport/read-your-writes.js";
 import type { CallerMiddleware } from "../middleware.js";
-import type { RestEnv } from "./route-context.js";
+import type { RestEnv } from "./routes.js";
 import { errorResponseBody } from "./errors.js";
 import { idempotentWrites } from "./idempotency.js";
 import { openApiDocument } from "./openapi.js";

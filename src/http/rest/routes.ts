@@ -31,6 +31,7 @@ import {
   presentRefund,
   presentRequest,
 } from "./present.js";
+import type { AuthenticatedEnv } from "../middleware.js";
 
 export interface Route {
   summary: string;
@@ -120,3 +121,6 @@ export const routes: Record<string, Route> = {
     handle: listEventsWithParams,
   },
 };
+
+/** What the dotted routes' middleware leave on the Hono context: the route, its caller and its parameters. */
+export type RestEnv = AuthenticatedEnv & { Variables: { route: Route; operation: string; params: Params; links: Links } };

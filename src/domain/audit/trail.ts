@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { Param } from "../../sql/compiled.js";
 import type { QueryBuilder } from "../../sql/query-builder.js";
-import type { Actor, DomainContext } from "../context.js";
+import { requireMerchant } from "../auth.js";
+import { dashboardDatabase, type Actor, type DomainContext } from "../context.js";
 
 export type ActivityAction =
   | "request.created"
@@ -94,5 +95,19 @@ export async function recordActivity(qb: QueryBuilder, ctx: DomainContext, activ
       outcome: activity.outcome,
       createdAt: ctx.now(),
     })
+    .execute();
+}
+
+/** The audit trail of one of the calling merchant's requests, oldest first. */
+export async function requestActivities(ctx: DomainContext, requestId: string) {
+  const { merchantId } = requireMerchant(ctx);
+  const { database } = await dashboardDatabase(ctx);
+  return database
+    .selectFrom("activity")
+    .selectAll()
+    .where("requestId", "=", requestId)
+    .where("merchantId", "=", merchantId)
+    .orderBy("createdAt")
+    .orderBy("seq")
     .execute();
 }
