@@ -8,6 +8,9 @@ interface Marker {
 }
 const isMarker = (value: unknown): value is Marker => typeof value === "object" && value !== null && PARAMETER in value;
 
+/** Every statement declared with `compiled`, as its text: test/sql has PostgreSQL parse and describe each. */
+export const declaredStatements: ((qb: QueryBuilder) => string)[] = [];
+
 /** Stands for the parameter `name` where a statement built by `compiled` takes a value. */
 export type Param<P> = <K extends keyof P & string>(name: K) => P[K];
 
@@ -20,6 +23,7 @@ export type Param<P> = <K extends keyof P & string>(name: K) => P[K];
 export function compiled<P extends object, O>(
   build: (qb: Kysely<DB>, param: Param<P>) => Compilable<O>,
 ): (qb: QueryBuilder, params: P) => Promise<O[]> {
+  declaredStatements.push((qb) => build(qb, ((name: string) => ({ [PARAMETER]: name })) as unknown as Param<P>).compile().sql);
   let text: CompiledQuery<O> | undefined;
   let slots: (string | { value: unknown })[] = [];
   return async (qb, params) => {

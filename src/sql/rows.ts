@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type Selectable } from "kysely";
 import type { DB } from "../generated/kysely/database.js";
+import * as enums from "../generated/prisma/enums.js";
 import { getDatamodel } from "../generated/pothos-types.js";
 import { fromUtcText } from "./query-builder.js";
 
@@ -16,6 +17,49 @@ type Kind = "date" | "bigint" | "plain";
 interface Field {
   name: string;
   kind: Kind;
+  /** What a value of the field must be, in JSON: the check of `fromRowJson`, and what its refusal names. */
+  expected: string;
+  accepts: (value: unknown) => boolean;
+  required: boolean;
+}
+
+/** A row that does not hold what the schema says its table's rows hold (a statement that selects another shape). */
+export class RowShapeError extends Error {
+  constructor(where: string, expected: string, value: unknown) {
+    super(
+      `${where}: the statement gave ${value === undefined ? "no such column" : JSON.stringify(value)}, its row type says ${expected}`,
+    );
+  }
+}
+
+const enumValues = new Map<string, Set<unknown>>(
+  Object.entries(enums).map(([name, values]) => [name, new Set(Object.values(values))]),
+);
+const isText = (value: unknown) => typeof value === "string";
+/** How a scalar of each of the schema's types arrives in JSON (`rowJson`: int8 as digits, timestamps as text). */
+const SCALARS: Record<string, { expected: string; accepts: (value: unknown) => boolean }> = {
+  String: { expected: "text", accepts: isText },
+  Int: { expected: "an integer", accepts: Number.isInteger },
+  BigInt: { expected: "int8 (as digits)", accepts: (value) => typeof value === "string" && /^-?\d+$/.test(value) },
+  DateTime: { expected: "a timestamp (as text)", accepts: isText },
+  Boolean: { expected: "a boolean", accepts: (value) => typeof value === "boolean" },
+  Json: { expected: "JSON", accepts: () => true },
+};
+
+function fieldOf(field: { name: string; type: string; isRequired: boolean; isList: boolean }): Field {
+  const values = enumValues.get(field.type);
+  const scalar = values
+    ? { expected: `one of ${[...values].join(", ")}`, accepts: (value: unknown) => values.has(value) }
+    : SCALARS[field.type];
+  if (!scalar) throw new Error(`No JSON reading of the schema's type ${field.type}`);
+  const accepts = field.isList ? (value: unknown) => Array.isArray(value) && value.every(scalar.accepts) : scalar.accepts;
+  return {
+    name: field.name,
+    kind: field.type === "DateTime" ? "date" : field.type === "BigInt" ? "bigint" : "plain",
+    expected: field.isList ? `a list of ${scalar.expected}` : scalar.expected,
+    accepts,
+    required: field.isRequired,
+  };
 }
 interface TablePlan {
   /** The table's name in the database: the model's, in snake case (the schema's `@@map` convention). */
@@ -44,17 +88,20 @@ function planOf(table: Table): TablePlan {
   if (plan) return plan;
   const model = models[table.charAt(0).toUpperCase() + table.slice(1)];
   if (!model) throw new Error(`No model for the table ${table}`);
-  const fields = model.fields
-    .filter((field) => field.kind === "scalar" || field.kind === "enum")
-    .map((field): Field => ({
-      name: field.name,
-      kind: field.type === "DateTime" ? "date" : field.type === "BigInt" ? "bigint" : "plain",
-    }));
+  const fields = model.fields.filter((field) => field.kind === "scalar" || field.kind === "enum").map(fieldOf);
   const pairs = fields.map(({ name, kind }) => `'${name}', $alias."${snakeCase(name)}"${kind === "bigint" ? "::text" : ""}`);
   plan = { sqlName: snakeCase(table), fields, object: `json_build_object(${pairs.join(", ")})` };
   plans.set(table, plan);
   return plan;
 }
+
+/** Every table of the schema, and the columns rowJson selects of it (with whether each may be NULL). */
+export const schemaTables = (): { table: Table; sqlName: string; columns: { name: string; nullable: boolean }[] }[] =>
+  Object.keys(models).map((model) => {
+    const table = (model.charAt(0).toLowerCase() + model.slice(1)) as Table;
+    const { sqlName, fields } = planOf(table);
+    return { table, sqlName, columns: fields.map((field) => ({ name: snakeCase(field.name), nullable: !field.required })) };
+  });
 
 /** The JSON object of the row `alias` of `table`, which `fromRowJson` reads. */
 export function rowJson<T extends Table>(table: T, alias: string): RawBuilder<unknown> {
@@ -71,28 +118,31 @@ export function rowsJson<T extends Table>(table: T, where: RawBuilder<unknown>, 
   return sql`(SELECT coalesce(json_agg(${sql.raw(object.replaceAll("$alias", "x"))}${order}), '[]') FROM ${sql.table(sqlName)} x WHERE ${where})`;
 }
 
-/** A row of `table` from the JSON `rowJson` built. */
+/**
+ * A row of `table` from the JSON `rowJson` built. A value that is not what the schema says its
+ * column holds (none at all, NULL in a required column, another type, an enum value the schema
+ * does not have) is refused, naming the column, rather than passed on.
+ */
 export function fromRowJson<T extends Table>(table: T, value: unknown): Row<T> {
-  if (typeof value !== "object" || value === null) throw new Error(`Expected a ${table} row as JSON, got ${String(value)}`);
+  const plan = planOf(table);
+  if (typeof value !== "object" || value === null) throw new RowShapeError(plan.sqlName, `a ${plan.sqlName} row`, value);
   const json = value as Record<string, unknown>;
   const row: Record<string, unknown> = {};
-  for (const { name, kind } of planOf(table).fields) {
+  for (const { name, kind, expected, accepts, required } of plan.fields) {
     const field = json[name];
-    row[name] =
-      field === null || field === undefined
-        ? null
-        : kind === "date"
-          ? fromUtcText(field as string)
-          : kind === "bigint"
-            ? BigInt(field as string)
-            : field;
+    if (field === null && !required) {
+      row[name] = null;
+      continue;
+    }
+    if (!accepts(field)) throw new RowShapeError(`${plan.sqlName}.${name}`, expected, field);
+    row[name] = kind === "date" ? fromUtcText(field as string) : kind === "bigint" ? BigInt(field as string) : field;
   }
   return row as Row<T>;
 }
 
 /** The rows of `table` from the JSON list `rowsJson` built. */
 export function fromRowsJson<T extends Table>(table: T, value: unknown): Row<T>[] {
-  if (!Array.isArray(value)) throw new Error(`Expected a list of ${table} rows as JSON, got ${String(value)}`);
+  if (!Array.isArray(value)) throw new RowShapeError(planOf(table).sqlName, `a list of ${planOf(table).sqlName} rows`, value);
   return value.map((item) => fromRowJson(table, item));
 }
 
