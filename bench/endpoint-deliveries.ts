@@ -14,7 +14,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from "jose";
-import { closeDatabase, openDatabase } from "../src/db.js";
+import { sql, type SqlBool } from "kysely";
+import { closeDatabase, database, openDatabase } from "../src/db.js";
 import type { DomainContext } from "../src/domain/context.js";
 import { EVENT_TYPE_NAMES } from "../src/domain/events/types.js";
 import { createMerchant } from "../src/domain/merchants/create.js";
@@ -22,9 +23,8 @@ import { createWebhookEndpoint, updateWebhookEndpoint } from "../src/domain/webh
 import { WEBHOOK_CHANNEL } from "../src/domain/deliveries/outbox.js";
 import { parseEnv, workerEnv } from "../src/env.js";
 import { createLogger } from "../src/logger.js";
-import { int, nullable, uuid } from "../src/sql/columns.js";
-import { queryRows, statement } from "../src/sql/statements.js";
-import { events } from "../src/sql/tables.js";
+import { compiled } from "../src/sql/compiled.js";
+import { fromRowJson, rowJson } from "../src/sql/rows.js";
 import { payBody, refundBody, type Bench } from "./calls.js";
 import { deliveryProblems, type EndpointPlan, type ExpectedEvent } from "./endpoint-check.js";
 import { call } from "./load.js";
@@ -128,16 +128,20 @@ async function makeEvents(setup: Setup, count: number) {
   return { PAYMENT_COMPLETED: paid, REFUND_COMPLETED: bought.requestIds, REQUEST_CANCELLED: cancelled };
 }
 
-const ROUND_EVENTS = statement(
-  `SELECT ${events.json("ev")} AS event FROM event ev WHERE ev.merchant_id = $1 AND ev.request_id = ANY($2::uuid[])`,
-  { event: events },
-);
+/** `column = ANY(ids)`. */
+const among = (column: string, ids: readonly string[]) => sql<SqlBool>`${sql.ref(column)} = ANY(${ids}::uuid[])`;
 
 /** The events the round's calls wrote: exactly one per call, of its type and on its request. */
 async function roundEvents(setup: Setup, actedOn: Awaited<ReturnType<typeof makeEvents>>): Promise<ExpectedEvent[]> {
   const requestIds = Object.values(actedOn).flat();
-  const rows = await queryRows(setup.bench.sql, ROUND_EVENTS, [setup.merchantId, requestIds]);
-  const made: ExpectedEvent[] = rows.map(({ event }) => {
+  const rows = await database
+    .selectFrom("event as ev")
+    .select(rowJson("event", "ev").as("event"))
+    .where("ev.merchantId", "=", setup.merchantId)
+    .where(among("ev.requestId", requestIds))
+    .execute();
+  const made: ExpectedEvent[] = rows.map((row) => {
+    const event = fromRowJson("event", row.event);
     if (event.type === "PING") throw new Error(`bench: a ping event ${event.id} on a request`);
     return { id: event.id, type: event.type, createdAt: event.createdAt, payload: event.payload };
   });
@@ -149,36 +153,58 @@ async function roundEvents(setup: Setup, actedOn: Awaited<ReturnType<typeof make
   return made;
 }
 
-const DELIVERIES_BY_ENDPOINT = statement(
-  `SELECT endpoint_id, count(*)::int AS count, (count(*) FILTER (WHERE state = 'HELD'))::int AS held
-   FROM webhook_event WHERE event_id = ANY($1::uuid[]) GROUP BY endpoint_id`,
-  { endpoint_id: nullable(uuid()), count: int(), held: int() },
-);
-
 /** Checks that the domain wrote one HELD delivery of each event to each endpoint subscribed to its type. */
 async function checkHeld(setup: Setup, made: ExpectedEvent[]): Promise<void> {
-  const rows = await queryRows(setup.bench.sql, DELIVERIES_BY_ENDPOINT, [made.map((event) => event.id)]);
+  const eventIds = made.map((event) => event.id);
+  const rows = await database
+    .selectFrom("webhookEvent")
+    .select([
+      "endpointId",
+      sql<number>`count(*)::int`.as("count"),
+      sql<number>`(count(*) FILTER (WHERE state = 'HELD'))::int`.as("held"),
+    ])
+    .where(among("eventId", eventIds))
+    .groupBy("endpointId")
+    .execute();
   for (const [i, plan] of ENDPOINTS.entries()) {
     const expected = made.filter((event) => plan.eventTypes.includes(event.type)).length;
-    const row = rows.find((r) => r.endpoint_id === setup.endpointIds[i]) ?? { count: 0, held: 0 };
+    const row = rows.find((r) => r.endpointId === setup.endpointIds[i]) ?? { count: 0, held: 0 };
     if (row.count !== expected || row.held !== expected)
       throw new Error(
         `bench: the endpoint '${plan.name}' has ${row.count} deliveries (${row.held} held) of the round's events, not ${expected} held`,
       );
   }
-  const others = rows.filter((r) => r.endpoint_id === null || !setup.endpointIds.includes(r.endpoint_id));
+  const others = rows.filter((r) => r.endpointId === null || !setup.endpointIds.includes(r.endpointId));
   if (others.length) throw new Error(`bench: the round's events have deliveries elsewhere than the merchant's endpoints`);
 }
 
-const RELEASE_HELD = statement(
-  `UPDATE webhook_event SET state = 'PENDING', last_error = NULL, updated_at = (now() AT TIME ZONE 'UTC')
-   WHERE endpoint_id = ANY($1::uuid[]) AND event_id = ANY($2::uuid[]) AND state = 'HELD' RETURNING id`,
-  { id: uuid() },
-);
-const DELIVERED = statement(
-  `SELECT count(*)::int AS count FROM webhook_event e WHERE e.id = ANY($1::uuid[]) AND e.state = 'DELIVERED'
-     AND EXISTS (SELECT 1 FROM webhook_attempt a WHERE a.event_id = e.id AND a.outcome = 'DELIVERED')`,
-  { count: int() },
+/** The round's held deliveries to the endpoints, PENDING again; their ids. */
+const releaseHeld = (endpointIds: readonly string[], eventIds: readonly string[]) =>
+  database
+    .updateTable("webhookEvent")
+    .set({ state: "PENDING", lastError: null, updatedAt: sql<Date>`(now() AT TIME ZONE 'UTC')` })
+    .where(among("endpointId", endpointIds))
+    .where(among("eventId", eventIds))
+    .where("state", "=", sql.lit("HELD"))
+    .returning("id")
+    .execute();
+
+/** How many of the deliveries are DELIVERED with their attempt recorded: polled during the burst, so compiled once. */
+const DELIVERED = compiled<{ ids: readonly string[] }, { count: number }>((qb, param) =>
+  qb
+    .selectFrom("webhookEvent as e")
+    .select(sql<number>`count(*)::int`.as("count"))
+    .where(among("e.id", param("ids")))
+    .where("e.state", "=", sql.lit("DELIVERED"))
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("webhookAttempt as a")
+          .select(sql.lit(1).as("one"))
+          .whereRef("a.eventId", "=", "e.id")
+          .where("a.outcome", "=", sql.lit("DELIVERED")),
+      ),
+    ),
 );
 
 /** Enables or disables the endpoints that ENDPOINTS has enabled, through the domain. */
@@ -198,7 +224,8 @@ async function releaseAndTime(setup: Setup, made: ExpectedEvent[], count: number
   const enabledIds = setup.endpointIds.filter((_, i) => ENDPOINTS[i]!.enabled);
   const started = Date.now();
   const arrivedBefore = receiver.arrived();
-  const released = (await queryRows(bench.sql, RELEASE_HELD, [enabledIds, made.map((event) => event.id)])).map((row) => row.id);
+  const eventIds = made.map((event) => event.id);
+  const released = (await releaseHeld(enabledIds, eventIds)).map((row) => row.id);
   await bench.sql.query("SELECT pg_notify($1, 'bench')", [WEBHOOK_CHANNEL]);
   if (released.length !== count) throw new Error(`bench: released ${released.length} held deliveries, expected ${count}`);
   const perSecond = await deliveredPerSecond({
@@ -206,7 +233,7 @@ async function releaseAndTime(setup: Setup, made: ExpectedEvent[], count: number
     count,
     started,
     received: () => receiver.arrived() - arrivedBefore,
-    recorded: async () => (await queryRows(bench.sql, DELIVERED, [released]))[0]!.count,
+    recorded: async () => (await DELIVERED(database, { ids: released }))[0]!.count,
   });
   await switchEndpoints(setup, false);
   return perSecond;
