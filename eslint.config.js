@@ -90,6 +90,45 @@ export default defineConfig(
     },
   },
   {
+    // One way to reach PostgreSQL: the typed query builder (`database` in src/db.ts), whose statements
+    // name only the schema's columns with values of their types; GraphQL's reads go through Prisma's
+    // models (plugin-prisma). No statement as untyped text, on the pool or through Prisma.
+    files: ["src/**", "worker/**"],
+    ignores: ["src/sql/**", "src/db.ts", "src/generated/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { name: "pg", message: "Reach PostgreSQL through the query builder (`database` in src/db.ts)." },
+        {
+          name: "kysely",
+          importNames: ["CompiledQuery"],
+          message: "Write the statement with the query builder; a compiled query is text the types do not check.",
+        },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "MemberExpression[property.name=/^\\$(queryRaw|queryRawUnsafe|executeRaw|executeRawUnsafe)$/]",
+          message: "Write the statement with the query builder (`database` in src/db.ts), not as Prisma's raw SQL.",
+        },
+        {
+          selector: "MemberExpression[property.name='pool']",
+          message: "Reach PostgreSQL through the query builder (`database` in src/db.ts), not the pool under it.",
+        },
+        {
+          selector: "ImportSpecifier[imported.name=/^(pool|prepared)$/]",
+          message: "Reach PostgreSQL through the query builder (`database` in src/db.ts), not the pool under it.",
+        },
+      ],
+    },
+  },
+  {
+    // The outbox listener's own client: LISTEN makes a session a listener for as long as it lives,
+    // which a pooled connection cannot be. It runs no statement on a table.
+    files: ["worker/outbox-listener.ts"],
+    rules: { "no-restricted-imports": "off" },
+  },
+  {
     // The pay page's browser module, outside the Node program tsconfig.json checks: the rules that
     // need no types, and the browser's globals (test/browser/ runs it in Chromium).
     files: ["src/http/pay/static/**/*.js"],

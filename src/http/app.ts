@@ -2,7 +2,8 @@ import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { declaredBodyLength, MAX_BODY_BYTES } from "./limits.js";
 import type { Logger } from "../logger.js";
-import { pool, replica } from "../db.js";
+import { replica } from "../db.js";
+import { databaseAnswers } from "../domain/reachable.js";
 import { revokedAmong, REVOKED_STREAMS_CHECK_MS } from "../key-revocations.js";
 import { publishedSigningKeys } from "../domain/webhooks/signing-keys.js";
 import { publishRequestChanges, subscribeRequestChanges } from "../pubsub/request-changes.js";
@@ -221,7 +222,7 @@ function clientAddress(c: Context, trustedProxies: readonly AddressRange[]): str
 async function databaseReachable(): Promise<boolean> {
   const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), 1000).unref());
   return Promise.race([
-    pool.query("SELECT 1").then(
+    databaseAnswers().then(
       () => true,
       () => false,
     ),

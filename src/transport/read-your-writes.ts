@@ -1,7 +1,6 @@
 import type { Result } from "ioredis";
+import { sql } from "kysely";
 import { primaryDatabase, type Database } from "../db.js";
-import { bigint, double, text } from "../sql/columns.js";
-import { queryRow, statement } from "../sql/statements.js";
 import type { Actor, DomainContext } from "../domain/context.js";
 import type { Logger } from "../logger.js";
 import type { RedisClient } from "../redis-connection.js";
@@ -32,22 +31,20 @@ export const writeMark = (merchantId: string) => `payreq:wrote:{merchant:${merch
  * Where the primary's WAL ends after a commit: at or past that commit's record, whatever
  * synchronous_commit is (the write position may not have reached it yet). As a byte count.
  */
-const PRIMARY_POSITION = statement("SELECT (pg_current_wal_insert_lsn() - '0/0')::text AS position", { position: text() });
+const PRIMARY_POSITION = sql<{ position: string }>`SELECT (pg_current_wal_insert_lsn() - '0/0')::text AS position`;
 
 /**
  * How far the replica has replayed, and how long ago what it has replayed was current on the
  * primary: 0 while it has replayed all it received and a WAL receiver is connected; else the age
- * of the last transaction it replayed (an upper bound). A server not in recovery is current.
+ * of the last transaction it replayed (an upper bound). A server not in recovery is current. The
+ * position is an int8, which the query builder reads as a bigint.
  */
-const REPLICA_POSITION = statement(
-  `SELECT
-  (CASE WHEN pg_is_in_recovery() THEN coalesce(pg_last_wal_replay_lsn(), '0/0') ELSE pg_current_wal_lsn() END - '0/0')::text AS replayed,
+const REPLICA_POSITION = sql<{ replayed: bigint; behindMs: number }>`SELECT
+  (CASE WHEN pg_is_in_recovery() THEN coalesce(pg_last_wal_replay_lsn(), '0/0') ELSE pg_current_wal_lsn() END - '0/0')::int8 AS replayed,
   (CASE WHEN NOT pg_is_in_recovery() THEN 0
         WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() AND EXISTS (SELECT FROM pg_stat_wal_receiver) THEN 0
         ELSE coalesce(extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp()) * 1000, 'Infinity') END)::float8
-    AS "behindMs"`,
-  { replayed: bigint(), behindMs: double() },
-);
+    AS "behindMs"`;
 
 interface ReplicaPosition {
   replayed: bigint;
@@ -100,7 +97,8 @@ return 1`,
     (looking ??= (async () => {
       const at = Date.now();
       try {
-        const position = { ...(await queryRow(replica.pool, REPLICA_POSITION, []))!, at };
+        const { rows } = await REPLICA_POSITION.execute(replica.database);
+        const position = { ...rows[0]!, at };
         if (!last || last.at <= at) last = position;
         return position;
       } catch (err) {
@@ -122,7 +120,7 @@ return 1`,
     async wrote(actor) {
       if (actor.kind !== "merchant") return;
       try {
-        const { position } = (await queryRow(primaryDatabase().pool, PRIMARY_POSITION, []))!;
+        const { position } = (await PRIMARY_POSITION.execute(primaryDatabase().database)).rows[0]!;
         await redis.noteWalPosition(writeMark(actor.merchantId), position, WRITE_MARK_MS);
       } catch (err) {
         // The write stands; without its mark a read here could miss it, so this process reads the primary meanwhile.

@@ -1,9 +1,7 @@
+import { sql } from "kysely";
 import { z } from "zod";
-import { toUtcText } from "../../db.js";
-import { boolean } from "../../sql/columns.js";
-import { queryRow, statement } from "../../sql/statements.js";
-import { listOf } from "../../sql/table.js";
-import { events as eventTable } from "../../sql/tables.js";
+import { compiled } from "../../sql/compiled.js";
+import { fromRowsJson, rowJson } from "../../sql/rows.js";
 import { requireMerchant } from "../auth.js";
 import { dashboardDatabase, type DomainContext } from "../context.js";
 import { ValidationError } from "../errors.js";
@@ -79,36 +77,84 @@ function readCursor(cursor: string): { createdAt: Date; id: string } {
   return position;
 }
 
+/** The values of a page's statement. */
+interface PageParams {
+  merchantId: string;
+  /** Only this request's events (the statement of a request's events). */
+  requestId: string | null;
+  /** The position the page starts after, in the list's order. */
+  beforeAt: Date;
+  beforeId: string;
+  /** createdFrom, or -infinity. */
+  from: Date | "-infinity";
+  /** The cursor's position, when one is given: it must be one of the merchant's events. */
+  cursorId: string | null;
+  cursorAt: Date | null;
+  types: readonly SubscribableEventType[];
+  take: number;
+}
+
 /**
  * One page of a merchant's events, newest first by (created_at, id): those before a position in
- * that order (the cursor's, or createdTo's), and whether the cursor's position (when one is given,
- * $5 and $6) is one of the merchant's events. The position is a row comparison that the index
+ * that order (the cursor's, or createdTo's), and whether the cursor's position (when one is given)
+ * is one of the merchant's events. The position is a row comparison that the index
  * (merchant_id, created_at DESC, id DESC) starts its scan at, with plain parameters so that the
  * prepared statement's generic plan is that ordered scan, stopping at the page's end; a request's
  * events are read by the request's index instead (a request has a few). Events written while a
  * client pages are newer than its first page, so later pages neither repeat nor skip any. A page
  * reads one more event than it answers, to tell whether another page follows.
  */
-const listStatement = (ofRequest: boolean) =>
-  statement(
-    `WITH start AS (
-       SELECT $5::uuid IS NULL OR EXISTS (
-         SELECT FROM event c WHERE c.id = $5::uuid AND c.merchant_id = $1::uuid AND c.created_at = $6::timestamp(3)) AS known)
-     SELECT s.known, (
-       SELECT ${eventTable.jsonList("e", "e.created_at DESC, e.id DESC")}
-       FROM (
-         SELECT * FROM event e
-         WHERE s.known AND e.merchant_id = $1::uuid ${ofRequest ? "AND e.request_id = $9::uuid" : ""}
-           AND (e.created_at, e.id) < ($2::timestamp(3), $3::uuid) AND e.created_at >= $4::timestamp(3)
-           AND e.type = ANY ($7::"EventType"[])
-         ORDER BY e.created_at DESC, e.id DESC
-         LIMIT $8
-       ) e) AS events
-     FROM start s`,
-    { known: boolean(), events: listOf(eventTable) },
+const pageStatement = (ofRequest: boolean) =>
+  compiled<PageParams, { known: boolean; events: unknown }>((qb, param) =>
+    qb
+      .with("start", (db) =>
+        db.selectNoFrom((eb) =>
+          eb
+            .or([
+              eb(sql`${param("cursorId")}::uuid`, "is", null),
+              eb.exists(
+                eb
+                  .selectFrom("event as c")
+                  .select(sql`1`.as("one"))
+                  .where("c.id", "=", sql<string>`${param("cursorId")}::uuid`)
+                  .where("c.merchantId", "=", sql<string>`${param("merchantId")}::uuid`)
+                  .where("c.createdAt", "=", sql<Date>`${param("cursorAt")}::timestamp(3)`),
+              ),
+            ])
+            .as("known"),
+        ),
+      )
+      .selectFrom("start as s")
+      .select((eb) => [
+        "s.known",
+        eb
+          .selectFrom(
+            eb
+              .selectFrom("event as e")
+              .selectAll("e")
+              .where((eb) => eb.ref("s.known"))
+              .where("e.merchantId", "=", sql<string>`${param("merchantId")}::uuid`)
+              .$if(ofRequest, (query) => query.where("e.requestId", "=", sql<string>`${param("requestId")}::uuid`))
+              .where((eb) =>
+                eb(
+                  eb.refTuple("e.createdAt", "e.id"),
+                  "<",
+                  eb.tuple(sql<Date>`${param("beforeAt")}::timestamp(3)`, sql<string>`${param("beforeId")}::uuid`),
+                ),
+              )
+              .where("e.createdAt", ">=", sql<Date>`${param("from")}::timestamp(3)`)
+              .where("e.type", "=", (eb) => eb.fn.any(sql<SubscribableEventType[]>`${param("types")}::"EventType"[]`))
+              .orderBy("e.createdAt", "desc")
+              .orderBy("e.id", "desc")
+              .limit(param("take"))
+              .as("e"),
+          )
+          .select(sql`coalesce(json_agg(${rowJson("event", "e")} ORDER BY e.created_at DESC, e.id DESC), '[]')`.as("events"))
+          .as("events"),
+      ]),
   );
-const LIST_EVENTS = listStatement(false);
-const LIST_REQUEST_EVENTS = listStatement(true);
+const LIST_EVENTS = pageStatement(false);
+const LIST_REQUEST_EVENTS = pageStatement(true);
 
 /** Positions in the list's order: before every event, and before every event of an instant. */
 const LAST_ID = "ffffffff-ffff-ffff-ffff-ffffffffffff";
@@ -132,22 +178,22 @@ export async function listEvents(ctx: DomainContext, filter: EventFilter = {}, p
   // createdTo is exclusive: before it is before (createdTo, the least id) in the list's order.
   let before = position ?? { createdAt: new Date(LAST_INSTANT), id: LAST_ID };
   if (given.createdTo) before = earlier(before, { createdAt: given.createdTo, id: FIRST_ID });
-  const { pool } = await dashboardDatabase(ctx);
-  const values = [
+  const { database } = await dashboardDatabase(ctx);
+  const params: PageParams = {
     merchantId,
-    toUtcText(before.createdAt),
-    before.id,
-    given.createdFrom ? toUtcText(given.createdFrom) : "-infinity",
-    position?.id ?? null,
-    position && toUtcText(position.createdAt),
+    requestId: given.requestId ?? null,
+    beforeAt: before.createdAt,
+    beforeId: before.id,
+    from: given.createdFrom ?? "-infinity",
+    cursorId: position?.id ?? null,
+    cursorAt: position?.createdAt ?? null,
     types,
-    limit + 1,
-  ];
-  const row = given.requestId
-    ? await queryRow(pool, LIST_REQUEST_EVENTS, [...values, given.requestId])
-    : await queryRow(pool, LIST_EVENTS, values);
+    take: limit + 1,
+  };
+  const [row] = await (given.requestId ? LIST_REQUEST_EVENTS : LIST_EVENTS)(database, params);
   if (!row!.known) throw notThisList();
-  const rows = row!.events.slice(0, limit);
+  const events = fromRowsJson("event", row!.events);
+  const rows = events.slice(0, limit);
   const last = rows.at(-1);
-  return { events: rows.map(presentEvent), nextCursor: row!.events.length > limit && last ? eventCursor(last) : null };
+  return { events: rows.map(presentEvent), nextCursor: events.length > limit && last ? eventCursor(last) : null };
 }

@@ -1,5 +1,5 @@
-import type { Event } from "../../generated/prisma/client.js";
 import type { EventType } from "../../generated/prisma/enums.js";
+import type { Row } from "../../sql/rows.js";
 import type { NotificationTransaction } from "../webhooks/events.js";
 import { EVENT_OBJECT_CLAIM, EVENT_TYPE_NAMES, type EventTypeName } from "./types.js";
 
@@ -19,7 +19,7 @@ export interface ApiEvent {
   request?: Record<string, unknown>;
 }
 
-export function presentEvent(event: Pick<Event, "id" | "type" | "createdAt" | "requestId" | "payload">): ApiEvent {
+export function presentEvent(event: Pick<Row<"event">, "id" | "type" | "createdAt" | "requestId" | "payload">): ApiEvent {
   return {
     eventId: event.id,
     type: EVENT_TYPE_NAMES[event.type],

@@ -1,6 +1,6 @@
-import { pool, prepared, toUtcText } from "../../db.js";
-import { queryRow, statement } from "../../sql/statements.js";
-import { apiKeys } from "../../sql/tables.js";
+import { database } from "../../db.js";
+import { compiled } from "../../sql/compiled.js";
+import type { Row } from "../../sql/rows.js";
 import type { Actor } from "../context.js";
 import { UnauthenticatedError } from "../errors.js";
 import { hashApiKey } from "./api-key.js";
@@ -15,11 +15,21 @@ export interface AuthenticatedKey {
   lastUsedAt: Date | null;
 }
 
-const KEY_BY_HASH = statement(
-  `SELECT id, prefix, kind, merchant_id AS "merchantId", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt",
-          rate_limit_per_minute AS "rateLimitPerMinute"
-   FROM api_key WHERE hash = $1`,
-  apiKeys.pick("id", "prefix", "kind", "merchantId", "revokedAt", "lastUsedAt", "rateLimitPerMinute").columns,
+type KeyRow = Pick<Row<"apiKey">, "id" | "prefix" | "kind" | "merchantId" | "revokedAt" | "lastUsedAt" | "rateLimitPerMinute">;
+
+/** Every call starts here, so the statement is compiled once (src/sql/compiled.ts). */
+const KEY_BY_HASH = compiled<{ hash: string }, KeyRow>((qb, param) =>
+  qb
+    .selectFrom("apiKey")
+    .select(["id", "prefix", "kind", "merchantId", "revokedAt", "lastUsedAt", "rateLimitPerMinute"])
+    .where("hash", "=", param("hash")),
+);
+
+const RECORD_USE = compiled<{ keyId: string; now: Date }, never>((qb, param) =>
+  qb
+    .updateTable("apiKey")
+    .set({ lastUsedAt: param("now") })
+    .where("id", "=", param("keyId")),
 );
 
 /**
@@ -28,8 +38,7 @@ const KEY_BY_HASH = statement(
  */
 export async function authenticate(key: string | null | undefined, hash?: string): Promise<AuthenticatedKey> {
   if (!key || key.length > 200) throw new UnauthenticatedError();
-  // Every call starts here, so it reads with plain SQL (see docs/architecture.md).
-  const apiKey = await queryRow(pool, KEY_BY_HASH, [hash ?? hashApiKey(key.trim())]);
+  const [apiKey] = await KEY_BY_HASH(database, { hash: hash ?? hashApiKey(key.trim()) });
   if (!apiKey || apiKey.revokedAt) throw new UnauthenticatedError();
   const meta = {
     keyId: apiKey.id,
@@ -49,5 +58,5 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export async function recordKeyUse(key: AuthenticatedKey, now: Date): Promise<void> {
   if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() <= LAST_USED_RESOLUTION_MS) return;
   key.lastUsedAt = now;
-  await pool.query(prepared("UPDATE api_key SET last_used_at = $2 WHERE id = $1", [key.keyId, toUtcText(now)]));
+  await RECORD_USE(database, { keyId: key.keyId, now });
 }

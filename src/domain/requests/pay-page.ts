@@ -1,7 +1,5 @@
-import { pool } from "../../db.js";
-import { nullable } from "../../sql/columns.js";
-import { queryRow, statement } from "../../sql/statements.js";
-import { configurationItems, merchants } from "../../sql/tables.js";
+import { database } from "../../db.js";
+import { compiled } from "../../sql/compiled.js";
 import type { DomainContext } from "../context.js";
 import { isWellFormedText } from "../validation.js";
 import { sandboxWalletLedgerId } from "../ledgers/sandbox.js";
@@ -29,20 +27,32 @@ export interface PayPageRequest {
   walletLedger: string | null;
 }
 
-const MERCHANT_AND_UNITS = statement(
-  `
-  SELECT m.name AS "merchantName", i.units_label AS label, i.fractional_digits AS "fractionalDigits"
-  FROM merchant m
-  LEFT JOIN LATERAL (
-    SELECT units_label, fractional_digits FROM configuration_item
-    WHERE merchant_id = m.id AND client_id IS NOT DISTINCT FROM $2 AND currency = $3
-    ORDER BY index LIMIT 1) i ON true
-  WHERE m.id = $1`,
-  {
-    merchantName: merchants.columns.name,
-    label: nullable(configurationItems.columns.unitsLabel),
-    fractionalDigits: nullable(configurationItems.columns.fractionalDigits),
-  },
+/**
+ * The merchant's name, and the display units of its first configuration item (of the request's
+ * client, or the merchant's own) that accepts the request's asset: null when none does. Compiled
+ * once (src/sql/compiled.ts): every view of a pay page reads it.
+ */
+const MERCHANT_AND_UNITS = compiled<
+  { merchantId: string; clientId: string | null; asset: string },
+  { merchantName: string; label: string | null; fractionalDigits: number | null }
+>((qb, param) =>
+  qb
+    .selectFrom("merchant as m")
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom("configurationItem as c")
+          .select(["c.unitsLabel", "c.fractionalDigits"])
+          .whereRef("c.merchantId", "=", "m.id")
+          .where("c.clientId", "is not distinct from", param("clientId"))
+          .where("c.currency", "=", param("asset"))
+          .orderBy("c.index")
+          .limit(1)
+          .as("i"),
+      (join) => join.onTrue(),
+    )
+    .select(["m.name as merchantName", "i.unitsLabel as label", "i.fractionalDigits"])
+    .where("m.id", "=", param("merchantId")),
 );
 
 /**
@@ -60,13 +70,17 @@ export async function findRequestByPageCode(code: string): Promise<RequestDetail
 export async function findPayPageRequest(code: string): Promise<PayPageRequest | null> {
   const request = await findRequestByPageCode(code);
   if (!request) return null;
-  const row = (await queryRow(pool, MERCHANT_AND_UNITS, [request.merchantId, request.clientId, request.asset]))!;
+  const [row] = await MERCHANT_AND_UNITS(database, {
+    merchantId: request.merchantId,
+    clientId: request.clientId,
+    asset: request.asset,
+  });
   const wallet = sandboxWalletLedgerId(request.asset);
   return {
     request,
-    merchantName: row.merchantName,
+    merchantName: row!.merchantName,
     // A request in an asset the merchant no longer configures still shows, in its smallest units.
-    units: { label: row.label ?? request.asset, fractionalDigits: row.fractionalDigits ?? 0 },
+    units: { label: row!.label ?? request.asset, fractionalDigits: row!.fractionalDigits ?? 0 },
     walletLedger: request.options.some((option) => option.ledgerId === wallet) ? wallet : null,
   };
 }
