@@ -1,6 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import type { Param } from "../../sql/compiled.js";
+import { compiled, type Param } from "../../sql/compiled.js";
 import type { QueryBuilder } from "../../sql/query-builder.js";
 import { requireMerchant } from "../auth.js";
 import { dashboardDatabase, type Actor, type DomainContext } from "../context.js";
@@ -80,22 +79,11 @@ export function activityInsert(qb: QueryBuilder, param: Param<ActivityParams>, w
     );
 }
 
+const ACTIVITY = compiled<ActivityParams, never>((qb, param) => activityInsert(qb, param));
+
 /** Appends one activity in the caller's transaction (key changes, which carry no idempotency record). */
 export async function recordActivity(qb: QueryBuilder, ctx: DomainContext, activity: NewActivity): Promise<void> {
-  await qb
-    .insertInto("activity")
-    .values({
-      id: randomUUID(),
-      merchantId: activity.merchantId ?? null,
-      requestId: activity.requestId ?? null,
-      transactionId: activity.transactionId ?? null,
-      action: activity.action,
-      actor: actorName(ctx.actor),
-      correlationId: ctx.requestId,
-      outcome: activity.outcome,
-      createdAt: ctx.now(),
-    })
-    .execute();
+  await ACTIVITY(qb, activityParams(ctx, activity));
 }
 
 /** The audit trail of one of the calling merchant's requests, oldest first. */

@@ -11,7 +11,7 @@ import { toUtcText as utc } from "../../sql/query-builder.js";
 import type { AttemptVerdict } from "../webhooks/retry-schedule.js";
 import { amongIds, type DueAttempt } from "./claim.js";
 import { QUICK_MS } from "./destination.js";
-import { HELD, notTestEvent, pending, unleased } from "./states.js";
+import { HELD, isTestEvent, notTestEvent, notToDisabledEndpoint, pending, unleased } from "./states.js";
 
 /**
  * Attempts: a claimed delivery taken for its attempt, and the attempt's outcome recorded with what
@@ -133,18 +133,8 @@ function takenForAttempts(qb: QueryBuilder, { ids, attempts, leaseUntil, now }: 
         .where((eb) => eb("e.attempts", "=", eb("d.attempt", "-", sql.lit(1))))
         .where(pending("e"))
         .where(unleased("e", now))
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom("webhookEndpoint as ep")
-                .select(sql.lit(1).as("one"))
-                .whereRef("ep.id", "=", "e.endpointId")
-                .where((eb) => eb.not(eb.ref("ep.enabled")))
-                .where(notTestEvent("e")),
-            ),
-          ),
-        )
+        // A test event tries its endpoint even while it is disabled.
+        .where((eb) => eb.or([notToDisabledEndpoint("e"), isTestEvent("e")]))
         .returningAll("e"),
     );
 }

@@ -6,7 +6,7 @@ import { StateConflictError } from "../errors.js";
 import type { DomainContext } from "../context.js";
 import { id, parseInput } from "../validation.js";
 import { WEBHOOK_CHANNEL } from "./outbox.js";
-import { asDelivery, isTestEvent, notTestEvent, sendAgainAt, type Delivery } from "./states.js";
+import { asDelivery, isTestEvent, notTestEvent, notToDisabledEndpoint, sendAgainAt, type Delivery } from "./states.js";
 
 export const redeliverInput = z.object({ eventId: id });
 export type RedeliverInput = z.input<typeof redeliverInput>;
@@ -31,17 +31,7 @@ async function redeliver(
         .where("e.merchantId", "=", merchantId)
         .where((eb) => eb(eb.parens(eb("e.endpointId", "is not", null)), "=", toEndpoint))
         .where(notTestEvent("e"))
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom("webhookEndpoint as ep")
-                .select(sql.lit(1).as("one"))
-                .whereRef("ep.id", "=", "e.endpointId")
-                .where((eb) => eb.not(eb.ref("ep.enabled"))),
-            ),
-          ),
-        )
+        .where(notToDisabledEndpoint("e"))
         .returningAll("e"),
     )
     .selectFrom("redelivered as r")

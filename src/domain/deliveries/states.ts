@@ -71,6 +71,10 @@ export const isTestEvent = (alias: string): RawBuilder<SqlBool> =>
 export const notTestEvent = (alias: string): RawBuilder<SqlBool> =>
   sql<SqlBool>`${column(alias, "type")} IS DISTINCT FROM ${sql.lit(TEST_EVENT)}`;
 
+/** The delivery `alias` is not to a disabled endpoint: a notifyUrl's, or one to an endpoint that is enabled. */
+export const notToDisabledEndpoint = (alias: string): RawBuilder<SqlBool> =>
+  sql<SqlBool>`NOT EXISTS (SELECT 1 FROM webhook_endpoint ep WHERE ep.id = ${column(alias, "endpointId")} AND NOT ep.enabled)`;
+
 /**
  * How long one attempt may hold its delivery (and the worker's job lock): WEBHOOK_TIMEOUT plus time
  * to sign and record. A worker killed mid-delivery frees it when this runs out; a test event is
