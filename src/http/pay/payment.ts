@@ -1,7 +1,7 @@
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { DomainContext } from "../../domain/context.js";
-import { isDomainError, type DomainError } from "../../domain/errors.js";
+import { domainErrorOf, type DomainError } from "../../domain/errors.js";
 import { payRequest } from "../../domain/requests/pay.js";
 import { findPayPageRequest, findRequestByPageCode, type PayPageRequest } from "../../domain/requests/pay-page.js";
 import { payRequestInput } from "../../domain/requests/schemas.js";
@@ -80,8 +80,9 @@ export function mountPayment(app: Hono, { links, logger }: PaymentParts) {
     try {
       paid = await payOnce(payerContext(c, logger), page, form);
     } catch (error) {
-      // An outage is not kept (a retry of the form runs again), but the form is told it as any refusal.
-      if (isDomainError(error)) return refused(error);
+      // An outage (the database's too) is not kept (a retry of the form runs again), but the form is told it as any refusal.
+      const failure = domainErrorOf(error);
+      if (failure) return refused(failure);
       throw error;
     }
     const replayed = paid.replayed ? { "Idempotent-Replayed": "true" } : undefined;
