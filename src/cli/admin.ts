@@ -26,7 +26,7 @@ const [
   { closeKeyRevocations, openKeyRevocations },
   { redisTopology },
   { createClient },
-  { isDomainError, RateLimitedError },
+  { domainErrorOf, RateLimitedError },
   { createApiKey },
   { revokeApiKey },
   { createMerchant },
@@ -118,6 +118,16 @@ function asText(result: Record<string, unknown>): string {
   return list.length === 0 ? `no ${name}` : (list as Record<string, unknown>[]).map(lines).join("\n\n");
 }
 
+/**
+ * What the driver said of a failure domainErrorOf answers (the database does not exist, refuses the
+ * role, is not there), on one line: the operator who set DATABASE_URL is told why, which an API
+ * caller is not.
+ */
+const driverSaid = (error: unknown) => {
+  const { message, code } = error as { message?: unknown; code?: unknown };
+  return (typeof message === "string" && message.trim() ? message : String(code)).replace(/\s+/g, " ").trim();
+};
+
 let exitCode = 0;
 try {
   const result = await run(command);
@@ -126,14 +136,14 @@ try {
   if (command === "endpoint ping" && result["delivered"] !== true) exitCode = 1;
 } catch (error) {
   exitCode = error instanceof UsageError ? 2 : 1;
+  const failure = error instanceof UsageError ? undefined : domainErrorOf(error);
   if (error instanceof UsageError) console.error(error.message);
-  else if (isDomainError(error)) {
+  else if (failure) {
     // In JSON, a refusal to come back later (a recovery within the minute of the last one) gives when, in seconds.
-    const retryAfterSeconds = error instanceof RateLimitedError ? error.retryAfterSeconds : undefined;
+    const retryAfterSeconds = failure instanceof RateLimitedError ? failure.retryAfterSeconds : undefined;
+    const message = failure === error ? failure.message : `${failure.message} (${driverSaid(error)})`;
     console.error(
-      values.json
-        ? JSON.stringify({ error: error.code, message: error.message, retryAfterSeconds })
-        : `${error.code}: ${error.message}`,
+      values.json ? JSON.stringify({ error: failure.code, message, retryAfterSeconds }) : `${failure.code}: ${message}`,
     );
   } else throw error;
 } finally {

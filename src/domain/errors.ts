@@ -1,7 +1,9 @@
 /**
  * Expected failures. Every error carries a stable CODE (docs/api.md lists them) and a message
- * that is safe to show to the caller. Anything that is not a DomainError is a bug.
+ * that is safe to show to the caller. Anything that is not a DomainError is a bug, except a
+ * database that cannot serve calls, which domainErrorOf answers as EXTERNAL_SERVICE_ERROR.
  */
+import { isDatabaseUnavailable } from "../connection-errors.js";
 
 export const validationCodes = [
   "INVALID_AMOUNT",
@@ -133,6 +135,21 @@ export abstract class DomainError<C extends ErrorCode = ErrorCode> extends Error
 /** `instanceof DomainError` narrows to `DomainError<any>`, whose code is `any`; this keeps it an ErrorCode. */
 export function isDomainError(error: unknown): error is DomainError {
   return error instanceof DomainError;
+}
+
+/** What every caller is told when the database cannot serve calls. */
+export const DATABASE_UNAVAILABLE = "The database is unavailable; try again later.";
+
+/**
+ * A failure as every transport answers it (REST, GraphQL, the pay page, the operator CLI): a
+ * DomainError as it is; a database that cannot serve calls (down, unreachable, refusing the
+ * configured database or role, out of connections: isDatabaseUnavailable) as EXTERNAL_SERVICE_ERROR,
+ * with the driver's error as its cause; undefined for anything else, which is a bug.
+ */
+export function domainErrorOf(error: unknown): DomainError | undefined {
+  if (isDomainError(error)) return error;
+  if (isDatabaseUnavailable(error)) return new ExternalServiceError(DATABASE_UNAVAILABLE, { cause: error });
+  return undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { db } from "../../src/db.js";
@@ -493,5 +493,23 @@ describe("admin CLI settings", { timeout: 60_000 }, () => {
       await project.remove();
       await database.drop();
     }
+  });
+
+  it("says in one line, with exit 1, that the database is unavailable when DATABASE_URL names one that does not exist", async () => {
+    const url = new URL(process.env["DATABASE_URL"]!);
+    const name = `payreq_missing_${randomBytes(6).toString("hex")}`;
+    url.pathname = `/${name}`;
+    const missing = { DATABASE_URL: url.toString() };
+    const said = `The database is unavailable; try again later. (database "${name}" does not exist)`;
+    const [text, json] = await Promise.all([
+      adminWith(missing, "merchant", "create", "--name", "Nowhere Cafe"),
+      adminWith(missing, "endpoint", "list", "--merchant", randomUUID(), "--json"),
+    ]);
+    expect(text).toEqual({ code: 1, stdout: "", stderr: `EXTERNAL_SERVICE_ERROR: ${said}\n` });
+    expect(json).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `${JSON.stringify({ error: "EXTERNAL_SERVICE_ERROR", message: said })}\n`,
+    });
   });
 });

@@ -2,15 +2,13 @@ import { randomUUID } from "node:crypto";
 import type { Hono } from "hono";
 import { findPayPageRequest, findRequestByPageCode } from "../../domain/requests/pay-page.js";
 import type { Links } from "../../transport/links.js";
-import type { RateLimiter } from "../../transport/rate-limit.js";
 import { payPageQrSvg } from "../qr.js";
 import type { AssetHrefs } from "./assets.js";
 import { csrfToken } from "./csrf.js";
 import { codeEntryPage, requestPage } from "./page.js";
-import { pageContextOf, pageMeter, payerView, refusalText, UNKNOWN_REQUEST } from "./payer.js";
+import { pageContextOf, payerView, refusalText, UNKNOWN_REQUEST } from "./payer.js";
 
 export interface PagesParts {
-  limiter: RateLimiter;
   links: Links;
   assets: AssetHrefs;
   /** Over https the form's cookie is Secure. */
@@ -20,9 +18,8 @@ export interface PagesParts {
 const NO_STORE = { "cache-control": "no-store" };
 
 /** The pages (the code form, a request's page), a request's status as JSON and its QR code. */
-export function mountPages(app: Hono, { limiter, links, assets, secure }: PagesParts) {
+export function mountPages(app: Hono, { links, assets, secure }: PagesParts) {
   app.get("/pay", async (c) => {
-    await limiter.charge(pageMeter(c), 1);
     const typed = c.req.query("code")?.trim();
     if (typed) {
       const page = await findPayPageRequest(typed);
@@ -33,7 +30,6 @@ export function mountPages(app: Hono, { limiter, links, assets, secure }: PagesP
   });
 
   app.get("/pay/:code", async (c) => {
-    await limiter.charge(pageMeter(c), 1);
     const page = await findPayPageRequest(c.req.param("code"));
     const context = pageContextOf(c, assets);
     if (!page) return c.html(codeEntryPage(context, c.req.param("code")), 404, NO_STORE);
@@ -50,14 +46,12 @@ export function mountPages(app: Hono, { limiter, links, assets, secure }: PagesP
   });
 
   app.get("/pay/:code/status", async (c) => {
-    await limiter.charge(pageMeter(c), 1);
     const request = await findRequestByPageCode(c.req.param("code"));
     if (!request) return c.json(UNKNOWN_REQUEST, 404);
     return c.json(payerView(request, links), 200, NO_STORE);
   });
 
   app.get("/pay/:code/qr.svg", async (c) => {
-    await limiter.charge(pageMeter(c), 1);
     const request = await findRequestByPageCode(c.req.param("code"));
     if (!request) return c.json(UNKNOWN_REQUEST, 404);
     const svg = await payPageQrSvg(links, request.requestCode);

@@ -1,7 +1,7 @@
-import type { Context, Hono } from "hono";
+import type { Context, Hono, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { DomainContext } from "../../domain/context.js";
-import { isDomainError, type DomainError } from "../../domain/errors.js";
+import { domainErrorOf, type DomainError } from "../../domain/errors.js";
 import { payRequest } from "../../domain/requests/pay.js";
 import { findPayPageRequest, findRequestByPageCode, type PayPageRequest } from "../../domain/requests/pay-page.js";
 import { payRequestInput } from "../../domain/requests/schemas.js";
@@ -10,42 +10,55 @@ import { formParams } from "../../transport/form-params.js";
 import { httpStatusOf } from "../../transport/http-status.js";
 import { runIdempotently } from "../../transport/idempotency.js";
 import type { Links } from "../../transport/links.js";
-import type { RateLimiter } from "../../transport/rate-limit.js";
 import { carriesToken, sameSite } from "./csrf.js";
-import { pageMeter, payerContext, payerView, refusal, UNKNOWN_REQUEST } from "./payer.js";
+import { payerContext, payerView, refusal, UNKNOWN_REQUEST } from "./payer.js";
 
 export interface PaymentParts {
-  limiter: RateLimiter;
   links: Links;
   logger: Logger;
-  /** PUBLIC_URL's origin: a payment's Origin must be the service's own. */
-  publicOrigin: string;
 }
 
 /**
- * POST /pay/:code: pays with a sandbox wallet (form fields csrf, idempotencyKey, wallet). A post
- * that asks for JSON is answered with the payer's view or the refusal; a form post is sent back to
- * the page (303), with `?error=<CODE>` when refused.
+ * How a payment is answered: a post that asks for JSON with the body, a form post by sending it
+ * back to the page (303), with `?error=<CODE>` when refused.
  */
-export function mountPayment(app: Hono, { limiter, links, logger, publicOrigin }: PaymentParts) {
-  // A payment form is a few hundred bytes.
-  app.post(
-    "/pay/:code",
+function answerOf(c: Context) {
+  const wantsJson = (c.req.header("accept") ?? "").includes("application/json");
+  const code = c.req.param("code") ?? "";
+  return (status: number, body: unknown, error?: string, headers?: Record<string, string>) =>
+    wantsJson
+      ? c.json(body, status as 200, headers)
+      : c.redirect(`/pay/${encodeURIComponent(code)}${error ? `?error=${encodeURIComponent(error)}` : ""}`, 303);
+}
+
+/**
+ * What POST /pay/:code refuses before anything is read, and before it is charged (routes.ts): a
+ * form of more than a few hundred bytes, and a post from another site (`publicOrigin`, PUBLIC_URL's
+ * origin, is the service's own).
+ */
+export function paymentChecks(publicOrigin: string): [formSize: MiddlewareHandler, sameOrigin: MiddlewareHandler] {
+  return [
     bodyLimit({ maxSize: 4096, onError: (c) => c.json(refusal("BAD_REQUEST", "The form is too large."), 413) }),
-  );
+    async (c, next) => {
+      if (!sameSite(c, publicOrigin))
+        return answerOf(c)(403, refusal("FORBIDDEN", "A payment must come from the pay page itself."), "FORBIDDEN");
+      await next();
+    },
+  ];
+}
+
+/**
+ * POST /pay/:code: pays with a sandbox wallet (form fields csrf, idempotencyKey, wallet), once
+ * paymentChecks let the post through. A post that asks for JSON is answered with the payer's view
+ * or the refusal; a form post is sent back to the page (303), with `?error=<CODE>` when refused.
+ */
+export function mountPayment(app: Hono, { links, logger }: PaymentParts) {
   app.post("/pay/:code", async (c) => {
-    const wantsJson = (c.req.header("accept") ?? "").includes("application/json");
     const code = c.req.param("code");
-    const answer = (status: number, body: unknown, error?: string, headers?: Record<string, string>) =>
-      wantsJson
-        ? c.json(body, status as 200, headers)
-        : c.redirect(`/pay/${encodeURIComponent(code)}${error ? `?error=${encodeURIComponent(error)}` : ""}`, 303);
+    const answer = answerOf(c);
     const refused = (error: DomainError, headers?: Record<string, string>) =>
       answer(httpStatusOf(error.code), refusal(error.code, error.message), error.code, headers);
 
-    if (!sameSite(c, publicOrigin))
-      return answer(403, refusal("FORBIDDEN", "A payment must come from the pay page itself."), "FORBIDDEN");
-    await limiter.charge(pageMeter(c), 1);
     const form = await readForm(c);
     if (!form)
       return answer(
@@ -67,8 +80,9 @@ export function mountPayment(app: Hono, { limiter, links, logger, publicOrigin }
     try {
       paid = await payOnce(payerContext(c, logger), page, form);
     } catch (error) {
-      // An outage is not kept (a retry of the form runs again), but the form is told it as any refusal.
-      if (isDomainError(error)) return refused(error);
+      // An outage (the database's too) is not kept (a retry of the form runs again), but the form is told it as any refusal.
+      const failure = domainErrorOf(error);
+      if (failure) return refused(failure);
       throw error;
     }
     const replayed = paid.replayed ? { "Idempotent-Replayed": "true" } : undefined;

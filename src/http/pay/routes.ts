@@ -20,7 +20,8 @@ import type { Links } from "../../transport/links.js";
 import type { RateLimiter } from "../../transport/rate-limit.js";
 import { loadPayAssets } from "./assets.js";
 import { mountPages } from "./pages.js";
-import { mountPayment } from "./payment.js";
+import { chargedToAddress } from "./payer.js";
+import { mountPayment, paymentChecks } from "./payment.js";
 import { mountStatusStream } from "./status-stream.js";
 
 export interface PayPageParts {
@@ -48,6 +49,9 @@ async function pageHeaders(c: Context, next: Next) {
   c.header("X-Frame-Options", "DENY");
 }
 
+/** The pages, status reads, QR codes and streams, each charged one call (the assets are not). */
+const CHARGED_READS = ["/pay", "/pay/:code", "/pay/:code/status", "/pay/:code/qr.svg", "/pay/:code/events"];
+
 export function mountPayPage(app: Hono, { limiter, changes, links, logger, publicUrl }: PayPageParts) {
   const publicOrigin = new URL(publicUrl).origin;
   app.use("/pay", pageHeaders);
@@ -55,9 +59,14 @@ export function mountPayPage(app: Hono, { limiter, changes, links, logger, publi
 
   const assets = loadPayAssets();
   app.get("/pay/assets/:file", async (c) => (await assets.answer(c.req.param("file"), c.req.raw)) ?? c.notFound());
-  mountPages(app, { limiter, links, assets: assets.hrefs, secure: publicOrigin.startsWith("https:") });
-  const closeStreams = mountStatusStream(app, { limiter, changes, links });
-  mountPayment(app, { limiter, links, logger, publicOrigin });
+  // The one charge, on every route but the assets: a payment only once its form's size and origin pass.
+  const charged = chargedToAddress(limiter);
+  const [formSize, sameOrigin] = paymentChecks(publicOrigin);
+  app.on("GET", CHARGED_READS, charged);
+  app.post("/pay/:code", formSize, sameOrigin, charged);
+  mountPages(app, { links, assets: assets.hrefs, secure: publicOrigin.startsWith("https:") });
+  const closeStreams = mountStatusStream(app, { changes, links });
+  mountPayment(app, { links, logger });
 
   return {
     /** Ends the open status streams (the API is stopping); their pages poll meanwhile. */

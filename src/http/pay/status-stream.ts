@@ -4,15 +4,13 @@ import type { RequestDetails } from "../../domain/requests/aggregate.js";
 import { findRequestByPageCode } from "../../domain/requests/pay-page.js";
 import type { RequestChangeFeed } from "../../pubsub/request-changes.js";
 import type { Links } from "../../transport/links.js";
-import type { RateLimiter } from "../../transport/rate-limit.js";
-import { pageMeter, payerView, UNKNOWN_REQUEST } from "./payer.js";
+import { payerView, UNKNOWN_REQUEST } from "./payer.js";
 
 /** A stream ends after this long; the page's EventSource opens another (and polls meanwhile). */
 const STREAM_LIFETIME_MS = 10 * 60_000;
 const HEARTBEAT_MS = 15_000;
 
 export interface StatusStreamParts {
-  limiter: RateLimiter;
   changes: RequestChangeFeed;
   links: Links;
 }
@@ -22,12 +20,11 @@ export interface StatusStreamParts {
  * the request is no longer open. Returns what ends the open streams (the API is stopping; their
  * pages poll meanwhile).
  */
-export function mountStatusStream(app: Hono, { limiter, changes, links }: StatusStreamParts): () => Promise<void> {
+export function mountStatusStream(app: Hono, { changes, links }: StatusStreamParts): () => Promise<void> {
   /** The open streams, each with what ends it. */
   const streams = new Map<SSEStreamingApi, () => void>();
 
   app.get("/pay/:code/events", async (c) => {
-    await limiter.charge(pageMeter(c), 1);
     const found = await findRequestByPageCode(c.req.param("code"));
     if (!found) return c.json(UNKNOWN_REQUEST, 404);
     const { id: requestId, merchantId, requestCode } = found;

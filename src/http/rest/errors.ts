@@ -1,7 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import { z } from "zod";
-import { isDatabaseUnavailable } from "../../connection-errors.js";
-import { ExternalServiceError, isDomainError } from "../../domain/errors.js";
+import { domainErrorOf } from "../../domain/errors.js";
 import { httpStatusOf } from "../../transport/http-status.js";
 
 export const errorBody = z.object({
@@ -17,11 +16,11 @@ export function errorResponseBody(statusCode: number, code: string, reason: stri
 }
 
 /**
- * The contract's error body and status for a failure. An unreachable database is
- * EXTERNAL_SERVICE_ERROR (503, retry later); anything else not a DomainError is INTERNAL_ERROR.
+ * The contract's error body and status for a failure, as domainErrorOf reads it (an unreachable
+ * database is EXTERNAL_SERVICE_ERROR, 503, retry later); anything else is INTERNAL_ERROR.
  */
 export function restError(error: unknown): ErrorBody {
-  if (!isDomainError(error) && isDatabaseUnavailable(error)) return restError(new ExternalServiceError());
-  if (isDomainError(error)) return errorResponseBody(httpStatusOf(error.code), error.code, error.message);
+  const failure = domainErrorOf(error);
+  if (failure) return errorResponseBody(httpStatusOf(failure.code), failure.code, failure.message);
   return errorResponseBody(500, "INTERNAL_ERROR", "Unexpected error.");
 }
