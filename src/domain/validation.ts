@@ -124,13 +124,6 @@ export function checkInput<S extends z.ZodObject>(
   return { success: false, field, problem };
 }
 
-/**
- * A list's cursor (`after`, `before`) as given: text, trimmed like every text parameter, so a cursor
- * pasted with white space around it is the cursor. Whether it is one the list issued is the list's
- * question.
- */
-export const cursor = z.string({ error: "must be a cursor returned by this list" }).trim();
-
 /** An optional parameter: absent, null or text that is empty once trimmed all mean "not given". */
 export const optional = <S extends z.ZodType>(schema: S) =>
   z.preprocess(

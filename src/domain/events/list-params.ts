@@ -2,7 +2,8 @@ import { z } from "zod";
 import { requireMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { instantText } from "../instants.js";
-import { cursor, id, optional, parseInput, wholeNumber } from "../validation.js";
+import { cursorParam } from "../cursors.js";
+import { id, optional, parseInput, wholeNumber } from "../validation.js";
 import { EVENT_PAGE } from "../page-size.js";
 import { LIST_EVENTS_CODES, listEvents, type EventPage } from "./list.js";
 import { SUBSCRIBABLE_NAMES, typeNameList } from "./types.js";
@@ -18,7 +19,7 @@ export const listEventsParams = z.object({
   limit: optional(wholeNumber(1, EVENT_PAGE.max)).describe(
     `At most this many events, 1 to ${EVENT_PAGE.max} (default ${EVENT_PAGE.default}).`,
   ),
-  after: optional(cursor).describe("The nextCursor of the page before."),
+  after: optional(cursorParam).describe("The nextCursor of the page before."),
 });
 
 /** listEvents with REST's parameters (merchant keys only: a payer key is FORBIDDEN whatever it sends). */

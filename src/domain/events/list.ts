@@ -4,9 +4,9 @@ import { compiled } from "../../sql/compiled.js";
 import { fromRowsJson, rowJson } from "../../sql/rows.js";
 import { requireMerchant } from "../auth.js";
 import { dashboardDatabase, type DomainContext } from "../context.js";
-import { ValidationError } from "../errors.js";
+import { cursorParam, eventCursors, LAST_INSTANT, type EventPosition } from "../cursors.js";
 import { EVENT_PAGE, pageSize } from "../page-size.js";
-import { cursor, id, optional, parseInput } from "../validation.js";
+import { id, optional, parseInput } from "../validation.js";
 import { presentEvent, type ApiEvent } from "./present.js";
 import { SUBSCRIBABLE_EVENT_TYPES, SUBSCRIBABLE_NAMES, type SubscribableEventType } from "./types.js";
 
@@ -46,36 +46,17 @@ const listInput = z.object({
   createdFrom: z.date({ error: "must be an instant" }).nullish(),
   createdTo: z.date({ error: "must be an instant" }).nullish(),
   requestId: optional(id),
-  after: optional(cursor),
+  after: optional(cursorParam),
 });
 /** The codes of the list's parameters that have their own (the rest are BAD_REQUEST). */
 export const LIST_EVENTS_CODES = { types: "INVALID_EVENT_TYPE", requestId: "INVALID_REQUEST_ID" } as const;
 
 /**
- * A cursor is the position of the page's last event in the list's order, (createdAt, id), behind
- * a prefix of this list: another list's cursor (the connections' `GPC:S:<id>`) never reads as one.
- * It is valid only while it names one of the caller's events exactly, which the list checks in
- * the statement that reads the page, so a tampered cursor, or one of another merchant's list, is
- * BAD_REQUEST rather than a page that would tell whether that position exists elsewhere.
+ * A cursor (eventCursors, src/domain/cursors.ts) is the position of the page's last event in the
+ * list's order. It is valid only while it names one of the caller's events exactly, which the list
+ * checks in the statement that reads the page, so a tampered cursor, or one of another merchant's
+ * list, is BAD_REQUEST rather than a page that would tell whether that position exists elsewhere.
  */
-const CURSOR = /^events:(\d{1,15}):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
-
-/** 9999-12-31T23:59:59.999Z, the last instant a timestamp(3) of a four-digit year holds. */
-const LAST_INSTANT = 253_402_300_799_999;
-
-const notThisList = () => new ValidationError("BAD_REQUEST", "after must be a cursor returned by this list.");
-
-const eventCursor = (event: { createdAt: Date; id: string }): string =>
-  Buffer.from(`events:${event.createdAt.getTime()}:${event.id}`).toString("base64url");
-
-function readCursor(cursor: string): { createdAt: Date; id: string } {
-  const parts = CURSOR.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  const position = parts && { createdAt: new Date(Number(parts[1])), id: parts[2]! };
-  // Only the cursor exactly as issued: another spelling of the same bytes (padding, base64's '+/'),
-  // or of the same number (leading zeros), is refused, and so is an instant the database cannot hold.
-  if (!position || position.createdAt.getTime() > LAST_INSTANT || eventCursor(position) !== cursor) throw notThisList();
-  return position;
-}
 
 /** The values of a page's statement. */
 interface PageParams {
@@ -161,7 +142,7 @@ const LAST_ID = "ffffffff-ffff-ffff-ffff-ffffffffffff";
 const FIRST_ID = "00000000-0000-0000-0000-000000000000";
 
 /** The earlier of two positions (createdAt, id). */
-const earlier = (a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }) =>
+const earlier = (a: EventPosition, b: EventPosition) =>
   a.createdAt.getTime() !== b.createdAt.getTime() ? (a.createdAt < b.createdAt ? a : b) : a.id < b.id ? a : b;
 
 /**
@@ -173,7 +154,7 @@ export async function listEvents(ctx: DomainContext, filter: EventFilter = {}, p
   const { merchantId } = requireMerchant(ctx);
   const given = parseInput(listInput, LIST_EVENTS_CODES, { ...filter, after: page.after });
   const limit = pageSize("limit (first, in GraphQL)", page.limit, EVENT_PAGE);
-  const position = given.after === undefined ? null : readCursor(given.after);
+  const position = given.after === undefined ? null : eventCursors.decode(given.after);
   const types: readonly SubscribableEventType[] = given.types?.length ? [...new Set(given.types)] : SUBSCRIBABLE_EVENT_TYPES;
   // createdTo is exclusive: before it is before (createdTo, the least id) in the list's order.
   let before = position ?? { createdAt: new Date(LAST_INSTANT), id: LAST_ID };
@@ -191,9 +172,9 @@ export async function listEvents(ctx: DomainContext, filter: EventFilter = {}, p
     take: limit + 1,
   };
   const [row] = await (given.requestId ? LIST_REQUEST_EVENTS : LIST_EVENTS)(database, params);
-  if (!row!.known) throw notThisList();
+  if (!row!.known) throw eventCursors.notThisList();
   const events = fromRowsJson("event", row!.events);
   const rows = events.slice(0, limit);
   const last = rows.at(-1);
-  return { events: rows.map(presentEvent), nextCursor: events.length > limit && last ? eventCursor(last) : null };
+  return { events: rows.map(presentEvent), nextCursor: events.length > limit && last ? eventCursors.encode(last) : null };
 }

@@ -2,21 +2,18 @@ import type { Prisma } from "../../db.js";
 import type { RequestStatus, Transaction, TransactionType } from "../../generated/prisma/client.js";
 import { requireMerchant } from "../auth.js";
 import { dashboardDatabase, type DomainContext } from "../context.js";
-import { ValidationError } from "../errors.js";
+import { connectionCursors } from "../cursors.js";
 import { z } from "zod";
 import { id, parseInput } from "../validation.js";
 import { findRequestDetailsByIds, type RequestDetails } from "./aggregate.js";
 
 /**
- * A page starts only at one of the merchant's own rows of the list it pages: a cursor of another
- * list, or of another merchant, is BAD_REQUEST (an empty page would tell that the row exists
- * elsewhere). Any filter of the same list may page from it: it is a position in the same order.
- */
-const notThisList = () => new ValidationError("BAD_REQUEST", "after and before must be cursors returned by this list.");
-
-/**
  * A page of a list, newest first: at most `take` rows after the row `cursorId` (with a negative
- * `take`, the rows before it, nearest first, as Prisma reads a cursor).
+ * `take`, the rows before it, nearest first, as Prisma reads a cursor). A page starts only at one of
+ * the merchant's own rows of the list it pages: a cursor of another list, or of another merchant, is
+ * refused as any cursor the list did not issue (connectionCursors, src/domain/cursors.ts: an empty
+ * page would tell that the row exists elsewhere). Any filter of the same list may page from it: it
+ * is a position in the same order.
  */
 export interface ListPage {
   take?: number;
@@ -100,7 +97,7 @@ export async function listRequests(ctx: DomainContext, given: RequestFilter, pag
     page.cursorId === undefined ||
       db.paymentRequest.findFirst({ where: { id: page.cursorId, merchantId }, select: { id: true } }),
   ]);
-  if (!cursorRow) throw notThisList();
+  if (!cursorRow) throw connectionCursors.notThisList();
   return findRequestDetailsByIds(
     rows.map((row) => row.id),
     database,
@@ -138,6 +135,6 @@ export async function listTransactions(
     }),
     page.cursorId === undefined || db.transaction.findFirst({ where: { id: page.cursorId, merchantId }, select: { id: true } }),
   ]);
-  if (!cursorRow) throw notThisList();
+  if (!cursorRow) throw connectionCursors.notThisList();
   return rows;
 }

@@ -1,10 +1,12 @@
 import type { FieldRef } from "@pothos/core";
+import { z } from "zod";
+import { connectionCursors, cursorParam } from "../../domain/cursors.js";
 import { ValidationError } from "../../domain/errors.js";
 import { CONNECTION_PAGE, pageSize } from "../../domain/page-size.js";
-import { listRequests, listTransactions } from "../../domain/requests/list.js";
+import { listRequests, listTransactions, type ListPage } from "../../domain/requests/list.js";
+import { optional, parseInput } from "../../domain/validation.js";
 import { builder } from "../builder.js";
 import { RequestStatusEnum, TransactionTypeEnum } from "../enums.js";
-import { decodeListCursor, givenCursors, listPage } from "../list-cursor.js";
 import { selectedTransactions } from "../selected-transactions.js";
 
 const RequestFilter = builder.inputType("RequestFilter", {
@@ -29,6 +31,19 @@ const TransactionFilter = builder.inputType("TransactionFilter", {
   }),
 });
 
+/** A page's cursors as the domain reads every text parameter: trimmed, and not given when empty once trimmed. */
+const pageCursors = z.object({ after: optional(cursorParam), before: optional(cursorParam) });
+
+/**
+ * The page a Pothos connection asks for (`take`, and a cursor on the id column it then asks to
+ * skip), as the domain's lists read a page.
+ */
+function listPage(query: { take?: number; cursor?: { id?: string } }): ListPage {
+  if (!query.cursor) return { take: query.take };
+  if (!query.cursor.id) throw connectionCursors.notThisList();
+  return { take: query.take, cursorId: query.cursor.id };
+}
+
 /**
  * Reads a page's arguments before Pothos does: cursors are trimmed as every text parameter is (one
  * empty once trimmed is not given); a forged cursor, a `first` or `last` outside 1 to the most
@@ -42,7 +57,7 @@ function refusingBadPages<R extends FieldRef<typeof builder.$inferSchemaTypes>>(
     argMappers: [
       ...config.argMappers,
       (given) => {
-        const { after, before } = givenCursors(given);
+        const { after, before } = parseInput(pageCursors, {}, { after: given.after, before: given.before });
         const args: Record<string, unknown> = { ...given, after, before };
         for (const name of ["first", "last"] as const) pageSize(name, args[name] as number | null | undefined, CONNECTION_PAGE);
         const has = (name: string) => args[name] !== null && args[name] !== undefined;
@@ -52,7 +67,7 @@ function refusingBadPages<R extends FieldRef<typeof builder.$inferSchemaTypes>>(
           ["before", "first"],
         ] as const)
           if (has(one) && has(other)) throw new ValidationError("BAD_REQUEST", `${one} and ${other} cannot be given together.`);
-        for (const cursor of [args.after, args.before]) if (typeof cursor === "string") decodeListCursor(cursor);
+        for (const cursor of [args.after, args.before]) if (typeof cursor === "string") connectionCursors.decode(cursor);
         return args;
       },
     ],
