@@ -87,6 +87,8 @@ function statementPool(pool: pg.Pool): PostgresPool {
   };
 }
 
+const TRANSACTION_CONTROL = new Set(["begin", "commit", "rollback"]);
+
 /** A pool connection as Kysely holds it, from `take` to `release`. */
 class Hold {
   #lost: Error | undefined;
@@ -100,6 +102,9 @@ class Hold {
   }
 
   query(text: string, values: readonly unknown[]) {
+    // A transaction's begin and end (Kysely's own texts) go by the simple protocol, one message each,
+    // as `client.query("BEGIN")` would: nothing to parse, bind or plan.
+    if (values.length === 0 && TRANSACTION_CONTROL.has(text)) return this.client.query(text);
     return this.client.query({ ...prepared(text, values.map(parameter)), types: ROW_TYPES });
   }
 
