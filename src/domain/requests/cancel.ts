@@ -5,7 +5,7 @@ import { currentTraceparent } from "../../tracing.js";
 import { activityInsert, activityParams, type ActivityParams } from "../audit/trail.js";
 import { notFound, requireMerchant } from "../auth.js";
 import { endpointDeliveriesInsert, newEventsInsert, notified, type CallParams } from "../events/record.js";
-import { requestObjectSql } from "../events/request-object.js";
+import { requestChangeEvents } from "../events/request-object.js";
 import type { DomainContext } from "../context.js";
 import { idempotencyRecordParams, idempotencyRecordUpdate, type IdempotencyRecordParams } from "../idempotency-keys.js";
 import { parseInput } from "../validation.js";
@@ -65,13 +65,7 @@ const CANCEL = compiled<CancelParams, DetailsRow & { cancelled: boolean; queued:
     )
     .with("activity", () => activityInsert(qb, param, "cancelled"))
     .with("claim", () => idempotencyRecordUpdate(qb, param, sql<boolean>`EXISTS (SELECT 1 FROM cancelled)`))
-    .with("newEvents", () =>
-      newEventsInsert(
-        qb,
-        sql`SELECT c.merchant_id, c.id AS request_id, NULL::uuid AS transaction_id, 'REQUEST_CANCELLED' AS type,
-                   ${sql.raw(requestObjectSql("c", "cancelled"))} AS payload, c.updated_at AS created_at FROM cancelled c`,
-      ),
-    )
+    .with("newEvents", () => newEventsInsert(qb, requestChangeEvents("cancelled")))
     .with("endpointDeliveries", () => endpointDeliveriesInsert(qb, param))
     .selectFrom("paymentRequest as r")
     .select(requestDetails)

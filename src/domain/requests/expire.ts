@@ -3,7 +3,7 @@ import { database } from "../../db.js";
 import { compiled } from "../../sql/compiled.js";
 import { currentTraceparent } from "../../tracing.js";
 import { endpointDeliveriesInsert, newEventsInsert, notified, type CallParams } from "../events/record.js";
-import { requestObjectSql } from "../events/request-object.js";
+import { requestChangeEvents } from "../events/request-object.js";
 import { announceRequestChange } from "./changes.js";
 
 /** Which open requests a sweep may expire: all of them (the worker's sweep), or one merchant's. */
@@ -62,13 +62,7 @@ const EXPIRE_BATCH = compiled<
             ]),
         ),
     )
-    .with("newEvents", () =>
-      newEventsInsert(
-        qb,
-        sql`SELECT x.merchant_id, x.id AS request_id, NULL::uuid AS transaction_id, 'REQUEST_EXPIRED' AS type,
-                   ${sql.raw(requestObjectSql("x", "expired"))} AS payload, x.updated_at AS created_at FROM expired x`,
-      ),
-    )
+    .with("newEvents", () => newEventsInsert(qb, requestChangeEvents("expired")))
     .with("endpointDeliveries", () => endpointDeliveriesInsert(qb, param))
     .selectFrom("expired as x")
     .select(["x.id as requestId", "x.merchantId"])
