@@ -36,7 +36,7 @@ export async function prepareDatabase({ url, setting }: MigrationTarget, say: Sa
   if (created) say(`created the ${database}`);
   // The CLI reads the URL from its configuration (prisma/migrate/): handed over, it is the one checked here.
   const cliEnv = { DATABASE_DIRECT_URL: url };
-  if (!created && (await migrationsApplied(projectRoot, cliEnv))) {
+  if (!created && (await migrationsApplied(projectRoot, url))) {
     say(`the ${database} is at the latest migration`);
     return;
   }

@@ -46,10 +46,6 @@ export async function runPrismaCli(
   throw new StartupProblem(`prisma ${args.join(" ")} failed (exit code ${code}); its output is above.`);
 }
 
-/** Whether a Prisma CLI command exits 0 (its output unshown): for commands that answer by their exit status. */
-export const prismaCliSucceeds = async (root: string, cli: keyof typeof CLIS, args: string[], options: PrismaCliOptions = {}) =>
-  (await prismaCli(root, cli, args, options)).code === 0;
-
 /** A Prisma CLI command's exit code and its output, without Prisma's misleading notes: for commands whose output is the answer. */
 export async function prismaCliOutput(root: string, cli: keyof typeof CLIS, args: string[], options: PrismaCliOptions = {}) {
   const { code, output } = await prismaCli(root, cli, args, options);
