@@ -79,11 +79,13 @@ export default defineConfig(
         "error",
         {
           selector: "CallExpression[callee.property.name=/^(query|\\$queryRawUnsafe)$/][typeArguments]",
-          message: "Declare the statement's row with src/sql (statement, queryRows) instead of asserting it with query<T>().",
+          message:
+            "Write the statement with the query builder (src/sql), whose row types come from the schema, instead of asserting a row with query<T>().",
         },
         {
           selector: "TaggedTemplateExpression[tag.property.name='$queryRaw'][typeArguments]",
-          message: "Declare the statement's row with src/sql (statement, queryRows) instead of asserting it with $queryRaw<T>``.",
+          message:
+            "Write the statement with the query builder (src/sql), whose row types come from the schema, instead of asserting a row with $queryRaw<T>``.",
         },
       ],
       "max-lines-per-function": ["error", { max: 80 }],

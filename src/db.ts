@@ -1,32 +1,26 @@
-import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { PrismaClient } from "./generated/prisma/client.js";
 import type { Logger } from "./logger.js";
 import { namePreparedStatements } from "./sql/prepared.js";
 import { queryBuilder, type QueryBuilder } from "./sql/query-builder.js";
 
-export { Prisma } from "./generated/prisma/client.js";
-
 /**
  * The process's database: one pg pool, with the typed query builder on it (`database`,
  * src/sql/query-builder.ts), which every statement of the domain, the transports, the CLI and the
- * worker is written with, and Prisma through its driver adapter (`db`), which GraphQL's reads go
- * through (plugin-prisma). Each process's entry point opens it once with its own configuration.
+ * worker is written with. GraphQL's reads go through Prisma on the same pool (src/graphql/prisma.ts).
+ * Each process's entry point opens it once with its own configuration.
  */
 export let pool: pg.Pool;
-export let db: PrismaClient;
 /** The typed query builder (src/sql/query-builder.ts) on the same pool. */
 export let database: QueryBuilder;
 
-/** A database server as the process reads it: Prisma, the query builder, and the pool under both. */
+/** A database server as the process reads it: the query builder, and the pool under it. */
 export interface Database {
-  db: PrismaClient;
   database: QueryBuilder;
   pool: pg.Pool;
 }
 
 /** The primary (DATABASE_URL): every write, and every read that must see the latest state. */
-export const primaryDatabase = (): Database => ({ db, database, pool });
+export const primaryDatabase = (): Database => ({ database, pool });
 
 /**
  * The replica of DATABASE_READ_URL, when one is set: only reads that may lag run on it (lists, the
@@ -49,7 +43,7 @@ export interface DatabaseSettings {
 
 export function openDatabase(settings: DatabaseSettings, logger: Logger): void {
   namePreparedStatements(settings.preparedStatements ?? true);
-  ({ pool, db, database } = connect(settings.url, settings, logger));
+  ({ pool, database } = connect(settings.url, settings, logger));
   replica = settings.readUrl === undefined ? undefined : connect(settings.readUrl, settings, logger);
 }
 
@@ -66,18 +60,13 @@ function connect(url: string, { poolSize, applicationName }: DatabaseSettings, l
   pool.on("error", (err) =>
     logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, "idle database connection lost"),
   );
-  return { pool, db: new PrismaClient({ adapter: new PrismaPg(pool) }), database: queryBuilder(pool) };
+  return { pool, database: queryBuilder(pool) };
 }
 
 /** Closes what openDatabase opened. */
 export async function closeDatabase(): Promise<void> {
-  for (const { db, pool } of replica ? [primaryDatabase(), replica] : [primaryDatabase()]) {
-    await db.$disconnect();
-    await pool.end();
-  }
+  for (const { pool } of replica ? [primaryDatabase(), replica] : [primaryDatabase()]) await pool.end();
 }
 
 export { fromUtcText, toUtcText } from "./sql/query-builder.js";
 export { prepared } from "./sql/prepared.js";
-
-export type Db = PrismaClient;

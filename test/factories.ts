@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { db } from "../src/db.js";
+import { db } from "./prisma.js";
 import type { Actor, DomainContext } from "../src/domain/context.js";
 import { keyPrefixOf } from "../src/domain/keys/api-key.js";
 import { createApiKey } from "../src/domain/keys/create.js";

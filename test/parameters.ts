@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { db } from "../src/db.js";
+import { db } from "./prisma.js";
 import { payRequest } from "../src/domain/requests/pay.js";
 import { app } from "./fixtures.js";
 import { buildRequest, payer, type TestMerchant } from "./factories.js";

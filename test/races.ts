@@ -4,7 +4,7 @@
  * it was refused with, so one tally shows every way a race went.
  */
 import { expect } from "vitest";
-import { db } from "../src/db.js";
+import { db } from "./prisma.js";
 import { payRequest } from "../src/domain/requests/pay.js";
 import { buildRequest, buildWallet, outboxFor, payer, walletBalance, type TestMerchant } from "./factories.js";
 

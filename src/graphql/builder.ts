@@ -18,6 +18,7 @@ import { readsMerchantFields } from "../domain/requests/visibility.js";
 import type PrismaTypes from "../generated/pothos-types.js";
 import { getDatamodel } from "../generated/pothos-types.js";
 import type { GraphQLContext } from "./context.js";
+import { prismaOn } from "./prisma.js";
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
@@ -68,7 +69,7 @@ export const builder = new SchemaBuilder<{
   prisma: {
     // The database the call's reads that may lag settled on (the primary, unless they chose a
     // replica), read per call: the process opens its databases after the schema is built (src/db.ts).
-    client: (context) => context.reads.settled().db,
+    client: (context) => prismaOn(context.reads.settled()),
     dmmf: getDatamodel(),
     exposeDescriptions: false,
     filterConnectionTotalCount: true,

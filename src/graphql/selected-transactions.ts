@@ -1,5 +1,5 @@
-import type { Db, Prisma } from "../db.js";
-import type { Transaction } from "../generated/prisma/client.js";
+import type { Prisma, Transaction } from "../generated/prisma/client.js";
+import type { PrismaClient } from "./prisma.js";
 
 /** What an operation selects of a transaction, as plugin-prisma hands it to a resolver. */
 type Selection = { include?: Prisma.TransactionInclude };
@@ -10,7 +10,11 @@ type Selection = { include?: Prisma.TransactionInclude };
  * itself, but not what a field of the row selects (`refundableAmount` sums the refunds), so rows
  * from the domain are read once more here.
  */
-export async function selectedTransactions(db: Db, { include }: Selection, rows: Transaction[]): Promise<Transaction[]> {
+export async function selectedTransactions(
+  db: PrismaClient,
+  { include }: Selection,
+  rows: Transaction[],
+): Promise<Transaction[]> {
   if (!rows.length) return rows;
   const selected = await db.transaction.findMany({
     include,

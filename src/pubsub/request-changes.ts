@@ -1,4 +1,4 @@
-import { createPubSub, type PubSubEvent, type PubSubEventTarget } from "graphql-yoga";
+import { createPubSub, type PubSubEvent, type PubSubEventTarget } from "@graphql-yoga/subscription";
 import { onRequestChange, requestChange, type RequestChange } from "../domain/requests/changes.js";
 import type { Logger } from "../logger.js";
 import { connectRedis, type RedisClient, type RedisTopology } from "../redis-connection.js";

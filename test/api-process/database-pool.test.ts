@@ -3,7 +3,7 @@
  * operator sizing PostgreSQL's max_connections counts them in pg_stat_activity (by their name).
  */
 import { describe, expect, it, onTestFinished } from "vitest";
-import { db } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { buildMerchant } from "../factories.js";
 import { startApiProcess } from "../service-processes.js";
 

@@ -2,7 +2,7 @@ import { built } from "../built.js";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { db } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { keyPrefixOf } from "../../src/domain/keys/api-key.js";
 import { buildMerchant, buildRequest, type TestMerchant } from "../factories.js";
 import { startApiProcess } from "../service-processes.js";

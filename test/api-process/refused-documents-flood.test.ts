@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { Agent, request } from "node:http";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
-import { db } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { keyPrefixOf } from "../../src/domain/keys/api-key.js";
 import { buildMerchant, buildRequest } from "../factories.js";
 import { startApiProcess } from "../service-processes.js";

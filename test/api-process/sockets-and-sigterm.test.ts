@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { buildMerchant } from "../factories.js";
 import { startApiProcess } from "../service-processes.js";
 import { until } from "../until.js";

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { db } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { authenticate } from "../../src/domain/keys/authenticate.js";
 import { cancelRequest } from "../../src/domain/requests/cancel.js";
 import { currentSigningKid } from "../../src/domain/webhooks/signing-keys.js";

@@ -52,7 +52,7 @@ describe("merchants.configurations.info", () => {
 describe("merchant create", () => {
   it("creates merchants of a new currency concurrently, sharing one sandbox ledger", async () => {
     const { createMerchant } = await import("../../src/domain/merchants/create.js");
-    const { db } = await import("../../src/db.js");
+    const { db } = await import("../prisma.js");
     const created = await Promise.all(
       Array.from({ length: 5 }, (_, i) => createMerchant(operator, { name: `CHF shop ${i}`, currency: "chf" })),
     );

@@ -102,14 +102,14 @@ describe("requests.create", () => {
       createRequest(merchant.ctx, { merchantId: merchant.merchantId, asset: "NZD", amount: 100, ...override }),
       code,
     );
-    const { db } = await import("../../src/db.js");
+    const { db } = await import("../prisma.js");
     expect(await db.paymentRequest.count({ where: { merchantId: merchant.merchantId } })).toBe(0);
   });
 
   it("refuses an asset no configuration item can be paid in", async () => {
     const merchant = await buildMerchant();
     // test.uplink takes any currency; without it the merchant can only be paid in NZD.
-    const { db } = await import("../../src/db.js");
+    const { db } = await import("../prisma.js");
     await db.configurationItem.deleteMany({ where: { merchantId: merchant.merchantId, ledgerId: "test.uplink" } });
     await expectCode(
       createRequest(merchant.ctx, { merchantId: merchant.merchantId, asset: "AUD", amount: 100 }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { cancelRequest } from "../../src/domain/requests/cancel.js";
 import { expireOverdueRequests } from "../../src/domain/requests/expire.js";
 import { getRequest } from "../../src/domain/requests/info.js";

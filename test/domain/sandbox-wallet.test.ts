@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { database, db } from "../../src/db.js";
+import { database } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { sandboxWallet } from "../../src/domain/ledgers/connectors/sandbox-wallet.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { getTransaction } from "../../src/domain/transactions/info.js";

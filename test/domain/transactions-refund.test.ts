@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { getTransaction } from "../../src/domain/transactions/info.js";
 import { refundTransaction } from "../../src/domain/transactions/refund.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { db, pool } from "../../src/db.js";
+import { pool } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { pingWebhookEndpoint } from "../../src/domain/deliveries/ping.js";
 import { buildEndpoint, buildMerchant, buildRequest, payer } from "../factories.js";

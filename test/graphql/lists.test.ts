@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { app, gql } from "../fixtures.js";
 import { buildMerchant, buildRequest, payer } from "../factories.js";

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { db } from "../../src/db.js";
+import { db } from "../prisma.js";
 import type { App } from "../../src/http/app.js";
 import { createTestApp } from "../test-app.js";
 import { app, rest } from "../fixtures.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { revokeApiKey } from "../../src/domain/keys/revoke.js";
 import { keyPrefixOf } from "../../src/domain/keys/api-key.js";
 import { app, gql } from "../fixtures.js";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { db, Prisma } from "../../src/db.js";
+import { db, Prisma } from "../prisma.js";
 import { ENDPOINTS_PER_MERCHANT } from "../../src/domain/webhooks/endpoints.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { buildMerchant, buildPayerKey, buildRequest, payer } from "../factories.js";

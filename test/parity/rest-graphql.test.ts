@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { gql, rest } from "../fixtures.js";
 import { buildMerchant, buildWallet, type TestMerchant } from "../factories.js";
 import {

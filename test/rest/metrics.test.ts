@@ -83,7 +83,7 @@ describe("request ids", () => {
     });
     expect(paid.headers.get("x-request-id")).toBe("till-42-pay");
     expect(created.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
-    const { db } = await import("../../src/db.js");
+    const { db } = await import("../prisma.js");
     expect(await db.webhookEvent.findFirstOrThrow({ where: { requestId: created.body.requestId } })).toMatchObject({
       correlationId: "till-42-pay",
     });

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
-import { db } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { keyPrefixOf } from "../../src/domain/keys/api-key.js";
 import { app, rest } from "../fixtures.js";
 import { buildLimitedMerchant, buildMerchant } from "../factories.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { rest } from "../fixtures.js";
 import { buildMerchant, buildPayerKey, buildWallet, walletBalance } from "../factories.js";
 

@@ -4,7 +4,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { sql } from "kysely";
-import { database, db } from "../../src/db.js";
+import { database } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { compiled } from "../../src/sql/compiled.js";
 import { fromRowJson, fromRowsJson, rowJson, rowsJson } from "../../src/sql/rows.js";
 import { buildEndpoint, buildMerchant, buildWallet } from "../factories.js";

@@ -1,6 +1,6 @@
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../src/db.js";
+import { db } from "../prisma.js";
 import type { Daemon } from "../../scripts/engines/daemon.js";
 import { freePorts } from "../../scripts/engines/free-ports.js";
 import { startRedisServer } from "../../scripts/engines/redis-server.js";

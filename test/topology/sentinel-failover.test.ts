@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { startSentinelGroup, type SentinelGroup } from "../../scripts/engines/redis-sentinel.js";
 import { startReceiver } from "../worker/harness.js";
 import { deliveredNotifications, openRequests, payAll, refusals, startService } from "./service.js";

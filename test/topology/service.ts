@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline";
 import { decodeJwt } from "jose";
-import { db } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { built } from "../built.js";
 import { buildMerchant, buildRequest, type TestMerchant } from "../factories.js";
 import { startApiProcess } from "../service-processes.js";

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { db, Prisma } from "../../src/db.js";
+import { db, Prisma } from "../prisma.js";
 import { ExternalServiceError, RateLimitedError } from "../../src/domain/errors.js";
 import { sandboxWallet } from "../../src/domain/ledgers/connectors/sandbox-wallet.js";
 import { app, gql, rest } from "../fixtures.js";

@@ -1,6 +1,6 @@
 import { decodeJwt } from "jose";
 import { describe, expect, it } from "vitest";
-import { db } from "../../src/db.js";
+import { db } from "../prisma.js";
 import type { EventType } from "../../src/generated/prisma/enums.js";
 import { cancelRequest } from "../../src/domain/requests/cancel.js";
 import { expireOverdueRequests } from "../../src/domain/requests/expire.js";

@@ -1,6 +1,7 @@
 import { decodeJwt } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
-import { db, pool } from "../../src/db.js";
+import { pool } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { TESTS_PER_MERCHANT } from "../../src/domain/deliveries/claim.js";
 import { FEW, TRIP_AFTER } from "../../src/domain/deliveries/destination.js";

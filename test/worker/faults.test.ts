@@ -1,7 +1,8 @@
 import { built } from "../built.js";
 import { spawn } from "node:child_process";
 import { Redis } from "ioredis";
-import { db, pool } from "../../src/db.js";
+import { pool } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { describe, expect, it } from "vitest";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { testEnv } from "../../vitest.config.js";

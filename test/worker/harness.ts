@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JWTPayload } from "jose";
-import { db } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { createLogger } from "../../src/logger.js";
 import { startWorker } from "../../worker/app.js";
 import type { WorkerConfig } from "../../worker/config.js";

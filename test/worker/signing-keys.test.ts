@@ -15,7 +15,7 @@ import { exportPKCS8, generateKeyPair } from "jose";
 import pg from "pg";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { built } from "../built.js";
-import { db } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { rotateSigningKey } from "../../src/domain/webhooks/key-files.js";
 import { currentSigningKey, currentSigningKid } from "../../src/domain/webhooks/signing-keys.js";
 import { openKeyStore, SigningKeyProblem } from "../../worker/signing.js";

@@ -1,6 +1,6 @@
 import { decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
-import { db } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { redeliverWebhookEvent } from "../../src/domain/deliveries/redeliver.js";
 import { refundTransaction } from "../../src/domain/transactions/refund.js";

@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { db } from "../../src/db.js";
+import { db } from "../prisma.js";
 import { startWorker } from "../../worker/app.js";
 import { buildRequest } from "../factories.js";
 import { silentLogger, until, workerConfig } from "./harness.js";

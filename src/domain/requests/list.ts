@@ -1,4 +1,6 @@
-import type { Prisma } from "../../db.js";
+import type { ExpressionBuilder, SelectQueryBuilder } from "kysely";
+import type { DB } from "../../generated/kysely/database.js";
+import type { QueryBuilder } from "../../sql/query-builder.js";
 import type { RequestStatus, Transaction, TransactionType } from "../../generated/prisma/client.js";
 import { requireMerchant } from "../auth.js";
 import { dashboardDatabase, type DomainContext } from "../context.js";
@@ -9,28 +11,54 @@ import { findRequestDetailsByIds, type RequestDetails } from "./aggregate.js";
 
 /**
  * A page of a list, newest first: at most `take` rows after the row `cursorId` (with a negative
- * `take`, the rows before it, nearest first, as Prisma reads a cursor). A page starts only at one of
- * the merchant's own rows of the list it pages: a cursor of another list, or of another merchant, is
- * refused as any cursor the list did not issue (connectionCursors, src/domain/cursors.ts: an empty
- * page would tell that the row exists elsewhere). Any filter of the same list may page from it: it
- * is a position in the same order.
+ * `take`, the `-take` rows before it, in the list's order, as plugin-prisma pages backwards). A page
+ * starts only at one of the merchant's own rows of the list it pages: a cursor of another list, or
+ * of another merchant, is refused as any cursor the list did not issue (connectionCursors,
+ * src/domain/cursors.ts: an empty page would tell that the row exists elsewhere). Any filter of the
+ * same list may page from it: it is a position in the same order.
  */
 export interface ListPage {
   take?: number;
   cursorId?: string;
 }
 
+/** A list's rows (`row`, a payment request or a transaction), selecting R: what readPage pages, whichever the table. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type List<R = any> = SelectQueryBuilder<any, "row", R>;
+
 /**
- * The page as Prisma queries it. The cursor's row is left out by id rather than skipped, so a
- * cursor row that does not match the filter (a request paid since, or a cursor taken under another
- * filter) does not cost the next row its place.
+ * Reads `list` (rows of `table` aliased `row`, filtered) as a page: ordered by (createdAt, id), after
+ * (or before) the cursor's row by that position, whether or not that row matches the filter, so a
+ * cursor row that no longer matches (a request paid since, or a cursor taken under another filter)
+ * costs no other row its place. A backward page is read nearest the cursor first and handed back in
+ * the list's order. Refuses a cursor that is not one of the merchant's rows of the table.
  */
-function startingAt({ take, cursorId }: ListPage): {
-  page: { take?: number; cursor?: { id: string } };
-  notCursor: { id?: { not: string } };
-} {
-  if (cursorId === undefined) return { page: { take }, notCursor: {} };
-  return { page: { take, cursor: { id: cursorId } }, notCursor: { id: { not: cursorId } } };
+async function readPage<R>(
+  database: QueryBuilder,
+  table: "paymentRequest" | "transaction",
+  merchantId: string,
+  { take, cursorId }: ListPage,
+  list: List<R>,
+): Promise<R[]> {
+  const backward = take !== undefined && take < 0;
+  const order = backward ? "asc" : "desc";
+  let page = list.orderBy("row.createdAt", order).orderBy("row.id", order);
+  if (take !== undefined) page = page.limit(Math.abs(take));
+  const cursor = () => database.selectFrom(`${table} as c` as "transaction as c").where("c.id", "=", cursorId!);
+  if (cursorId !== undefined)
+    page = page.where((eb) =>
+      eb(
+        eb.refTuple("row.createdAt", "row.id"),
+        backward ? ">" : "<",
+        cursor().select(["c.createdAt", "c.id"]).$asTuple("createdAt", "id"),
+      ),
+    );
+  const [rows, known] = await Promise.all([
+    page.execute() as Promise<R[]>,
+    cursorId === undefined || cursor().select("c.id").where("c.merchantId", "=", merchantId).executeTakeFirst(),
+  ]);
+  if (!known) throw connectionCursors.notThisList();
+  return backward ? rows.reverse() : rows;
 }
 
 /** The text of a request filter, checked before it reaches the database. */
@@ -42,9 +70,14 @@ const requestFilterText = z.object({
 const transactionFilterText = z.object({ ledger: z.string().max(128).nullish() });
 
 /** `createdAt` within [createdFrom, createdTo), either end optional. */
-function createdBetween({ createdFrom, createdTo }: { createdFrom?: Date | null; createdTo?: Date | null }) {
-  if (!createdFrom && !createdTo) return {};
-  return { createdAt: { ...(createdFrom ? { gte: createdFrom } : {}), ...(createdTo ? { lt: createdTo } : {}) } };
+function createdBetween<Q extends List>(
+  list: Q,
+  { createdFrom, createdTo }: { createdFrom?: Date | null; createdTo?: Date | null },
+): Q {
+  let within = list;
+  if (createdFrom) within = within.where("row.createdAt", ">=", createdFrom) as Q;
+  if (createdTo) within = within.where("row.createdAt", "<", createdTo) as Q;
+  return within;
 }
 
 export interface RequestFilter {
@@ -57,47 +90,44 @@ export interface RequestFilter {
 }
 
 /** Where a status reads as it does: an overdue NEW request reads EXPIRED, so filters follow that. */
-function statusWhere(statuses: RequestStatus[], now: Date): Prisma.PaymentRequestWhereInput {
-  return {
-    OR: statuses.map((status) =>
+/** Requests in any of `statuses`, as a payer sees them now: a NEW request past its expiry is EXPIRED. */
+const inStatuses = (statuses: RequestStatus[], now: Date) => (eb: ExpressionBuilder<DB & { row: DB["paymentRequest"] }, "row">) =>
+  eb.or(
+    statuses.map((status) =>
       status === "NEW"
-        ? { status: "NEW", expiresAt: { gt: now } }
+        ? eb.and([eb("row.status", "=", "NEW"), eb("row.expiresAt", ">", now)])
         : status === "EXPIRED"
-          ? { OR: [{ status: "EXPIRED" }, { status: "NEW", expiresAt: { lte: now } }] }
-          : { status },
+          ? eb.or([eb("row.status", "=", "EXPIRED"), eb.and([eb("row.status", "=", "NEW"), eb("row.expiresAt", "<=", now)])])
+          : eb("row.status", "=", status),
     ),
-  };
-}
+  );
 
 /**
- * The calling merchant's payment requests, newest first, filtered, a page of them. Prisma finds the page's ids (the filters are its `where`); the requests are
- * then read as every request is (aggregate.ts), in one statement.
+ * The calling merchant's payment requests, newest first, filtered, a page of them: the page's ids,
+ * then the requests read as every request is (aggregate.ts), in one statement.
  */
 export async function listRequests(ctx: DomainContext, given: RequestFilter, page: ListPage = {}): Promise<RequestDetails[]> {
   const { merchantId } = requireMerchant(ctx);
   // A clientId of any format that names nothing matches nothing; text with U+0000 is refused.
   const filter = { ...given, ...parseInput(requestFilterText, {}, { ...given, status: undefined }) };
-  const start = startingAt(page);
-  const { db, database } = await dashboardDatabase(ctx);
-  const [rows, cursorRow] = await Promise.all([
-    db.paymentRequest.findMany({
-      ...start.page,
-      select: { id: true },
-      where: {
-        merchantId,
-        ...start.notCursor,
-        ...(filter.status?.length ? statusWhere(filter.status, ctx.now()) : {}),
-        ...createdBetween(filter),
-        ...(filter.externalReference ? { externalReference: filter.externalReference } : {}),
-        ...(filter.clientId ? { clientId: filter.clientId } : {}),
-        ...(filter.ledger ? { options: { some: { ledgerId: filter.ledger } } } : {}),
-      },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    }),
-    page.cursorId === undefined ||
-      db.paymentRequest.findFirst({ where: { id: page.cursorId, merchantId }, select: { id: true } }),
-  ]);
-  if (!cursorRow) throw connectionCursors.notThisList();
+  const { database } = await dashboardDatabase(ctx);
+  let list = database.selectFrom("paymentRequest as row").select("row.id").where("row.merchantId", "=", merchantId);
+  if (filter.status?.length) list = list.where(inStatuses(filter.status, ctx.now()));
+  list = createdBetween(list, filter);
+  if (filter.externalReference) list = list.where("row.externalReference", "=", filter.externalReference);
+  if (filter.clientId) list = list.where("row.clientId", "=", filter.clientId);
+  const { ledger } = filter;
+  if (ledger)
+    list = list.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("paymentOption as o")
+          .select("o.requestId")
+          .whereRef("o.requestId", "=", "row.id")
+          .where("o.ledgerId", "=", ledger),
+      ),
+    );
+  const rows = await readPage(database, "paymentRequest", merchantId, page, list);
   return findRequestDetailsByIds(
     rows.map((row) => row.id),
     database,
@@ -119,22 +149,10 @@ export async function listTransactions(
 ): Promise<Transaction[]> {
   const { merchantId } = requireMerchant(ctx);
   const filter = { ...given, ...parseInput(transactionFilterText, {}, { ...given, type: undefined }) };
-  const start = startingAt(page);
-  const { db } = await dashboardDatabase(ctx);
-  const [rows, cursorRow] = await Promise.all([
-    db.transaction.findMany({
-      ...start.page,
-      where: {
-        merchantId,
-        ...start.notCursor,
-        ...(filter.type ? { type: filter.type } : {}),
-        ...(filter.ledger ? { ledgerId: filter.ledger } : {}),
-        ...createdBetween(filter),
-      },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    }),
-    page.cursorId === undefined || db.transaction.findFirst({ where: { id: page.cursorId, merchantId }, select: { id: true } }),
-  ]);
-  if (!cursorRow) throw connectionCursors.notThisList();
-  return rows;
+  const { database } = await dashboardDatabase(ctx);
+  let list = database.selectFrom("transaction as row").selectAll("row").where("row.merchantId", "=", merchantId);
+  if (filter.type) list = list.where("row.type", "=", filter.type);
+  if (filter.ledger) list = list.where("row.ledgerId", "=", filter.ledger);
+  list = createdBetween(list, filter);
+  return readPage(database, "transaction", merchantId, page, list);
 }

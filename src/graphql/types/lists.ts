@@ -7,6 +7,7 @@ import { listRequests, listTransactions, type ListPage } from "../../domain/requ
 import { optional, parseInput } from "../../domain/validation.js";
 import { builder } from "../builder.js";
 import { RequestStatusEnum, TransactionTypeEnum } from "../enums.js";
+import { prismaOn } from "../prisma.js";
 import { selectedTransactions } from "../selected-transactions.js";
 
 const RequestFilter = builder.inputType("RequestFilter", {
@@ -102,7 +103,7 @@ builder.queryFields((t) => ({
         args: { filter: t.arg({ type: TransactionFilter, description: "Optional filters." }) },
         resolve: async (query, _root, args, ctx) => {
           const rows = await listTransactions(await ctx.reads.domain(), args.filter ?? {}, listPage(query));
-          return selectedTransactions(ctx.reads.settled().db, query, rows);
+          return selectedTransactions(prismaOn(ctx.reads.settled()), query, rows);
         },
       },
       { description: "A page of transactions." },

@@ -4,6 +4,7 @@ import { refundTransactionCodes, refundTransactionInput, transactionIdCodes } fr
 import { parameterCodes } from "../strict-variables.js";
 import { builder } from "../builder.js";
 import { idempotentMutation } from "../idempotent.js";
+import { prismaOn } from "../prisma.js";
 import { selectedTransactions } from "../selected-transactions.js";
 import { merchantsOnly, readableByPayers } from "../visibility.js";
 import { TransactionStateEnum, TransactionTypeEnum } from "../enums.js";
@@ -77,7 +78,7 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true, description: "The transactionId." }) },
     resolve: async (query, _root, args, ctx) => {
       const transaction = await getTransaction(await ctx.reads.domain(), { transactionId: args.id });
-      const [selected] = await selectedTransactions(ctx.reads.settled().db, query, [transaction]);
+      const [selected] = await selectedTransactions(prismaOn(ctx.reads.settled()), query, [transaction]);
       return selected!;
     },
   }),

@@ -1,5 +1,4 @@
 import { endpointHealth, type EndpointHealth } from "../../domain/deliveries/endpoint-health.js";
-import { outboxLogPage } from "../../domain/webhooks/list.js";
 import {
   createEndpointInput,
   createWebhookEndpoint,
@@ -16,7 +15,7 @@ import { builder } from "../builder.js";
 import { idempotentMutation, runIdempotentCall } from "../idempotent.js";
 import { parameterCodes } from "../strict-variables.js";
 import { EventTypeEnum } from "./event-type.js";
-import { WebhookAttemptOutcomeEnum, WebhookEventStateEnum, WebhookOutboxEntry } from "./webhook-event.js";
+import { outboxLogPage, WebhookAttemptOutcomeEnum, WebhookEventStateEnum, WebhookOutboxEntry } from "./webhook-event.js";
 
 const WebhookEndpointHealth = builder.objectRef<EndpointHealth>("WebhookEndpointHealth").implement({
   description: "How an endpoint's deliveries are doing.",

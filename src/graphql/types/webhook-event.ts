@@ -1,7 +1,24 @@
-import { OUTBOX_LOG_PAGE } from "../../domain/page-size.js";
-import { listWebhookEvents } from "../../domain/webhooks/list.js";
+import { requireMerchant } from "../../domain/auth.js";
+import { OUTBOX_LOG_PAGE, pageSize } from "../../domain/page-size.js";
+import type { WebhookEventState } from "../../generated/prisma/client.js";
 import { redeliverWebhookEvent } from "../../domain/deliveries/redeliver.js";
 import { builder } from "../builder.js";
+import { prismaOn } from "../prisma.js";
+
+/** What a page of an outbox log asks for: newest first, optionally in some states, 1 to 200 (50 by default). */
+export interface OutboxLogPage {
+  states?: WebhookEventState[] | null;
+  first?: number | null;
+}
+
+/** The filter, order and size of a page of an outbox log, as Prisma reads it: the notifications', or an endpoint's deliveries. */
+export function outboxLogPage({ states, first }: OutboxLogPage) {
+  return {
+    where: states ? { state: { in: states } } : {},
+    orderBy: [{ createdAt: "desc" as const }, { id: "desc" as const }],
+    take: pageSize("first", first, OUTBOX_LOG_PAGE),
+  };
+}
 
 export const WebhookEventStateEnum = builder.enumType("WebhookEventState", {
   description: "Delivery state of a notification.",
@@ -82,7 +99,15 @@ builder.queryFields((t) => ({
         description: `How many: 1 to ${OUTBOX_LOG_PAGE.max} (${OUTBOX_LOG_PAGE.default} when not given).`,
       }),
     },
-    resolve: async (_query, _root, args, ctx) => listWebhookEvents(await ctx.reads.domain(), args),
+    resolve: async (query, _root, args, ctx) => {
+      const { merchantId } = requireMerchant(await ctx.reads.domain());
+      const { where, ...page } = outboxLogPage(args);
+      return prismaOn(ctx.reads.settled()).webhookEvent.findMany({
+        ...query,
+        where: { merchantId, endpointId: null, ...where },
+        ...page,
+      });
+    },
   }),
 }));
 
