@@ -1,13 +1,12 @@
 import { sql } from "kysely";
 import { z } from "zod";
 import { compiled } from "../../sql/compiled.js";
-import { fromRowsJson, rowJson } from "../../sql/rows.js";
+import { fromRowsJson, rowJson, type Row } from "../../sql/rows.js";
 import { requireMerchant } from "../auth.js";
 import { dashboardDatabase, type DomainContext } from "../context.js";
 import { cursorParam, eventCursors, LAST_INSTANT, type EventPosition } from "../cursors.js";
 import { EVENT_PAGE, pageSize } from "../page-size.js";
 import { id, optional, parseInput } from "../validation.js";
-import { presentEvent, type ApiEvent } from "./present.js";
 import { SUBSCRIBABLE_EVENT_TYPES, SUBSCRIBABLE_NAMES, type SubscribableEventType } from "./types.js";
 
 /** What narrows the list; every part optional. */
@@ -30,8 +29,11 @@ export interface EventPageRequest {
 }
 
 /** A page of events, newest first, as both transports answer it; `nextCursor` is null on the last page. */
+/** An event as the list reads it: its row, without its merchant and transaction ids. */
+export type ListedEvent = Pick<Row<"event">, "id" | "type" | "createdAt" | "requestId" | "payload">;
+
 export interface EventPage {
-  events: ApiEvent[];
+  events: ListedEvent[];
   nextCursor: string | null;
 }
 
@@ -176,5 +178,5 @@ export async function listEvents(ctx: DomainContext, filter: EventFilter = {}, p
   const events = fromRowsJson("event", row!.events);
   const rows = events.slice(0, limit);
   const last = rows.at(-1);
-  return { events: rows.map(presentEvent), nextCursor: events.length > limit && last ? eventCursors.encode(last) : null };
+  return { events: rows, nextCursor: events.length > limit && last ? eventCursors.encode(last) : null };
 }

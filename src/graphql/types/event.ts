@@ -1,25 +1,27 @@
-import { listEvents, type EventPage as EventPageShape } from "../../domain/events/list.js";
+import { listEvents, type EventPage as EventPageShape, type ListedEvent } from "../../domain/events/list.js";
 import { EVENT_PAGE } from "../../domain/page-size.js";
-import { eventObject, eventTypeOf, type ApiEvent } from "../../domain/events/present.js";
+import { EVENT_TYPE_NAMES } from "../../domain/events/types.js";
 import { builder } from "../builder.js";
 import { parameterCodes } from "../strict-variables.js";
 import { merchantsOnly } from "../visibility.js";
 import { EventTypeEnum } from "./event-type.js";
 import { PaymentRequest } from "./request.js";
 
-/** An event as the domain presents it to both transports (domain/events/present.ts). */
-const Event = builder.objectRef<ApiEvent>("Event").implement({
+/** An event as the list reads it (its row). */
+const Event = builder.objectRef<ListedEvent>("Event").implement({
   description:
     "Something that happened to one of the merchant's payment requests: what its webhook endpoints are sent, kept for reconciling without them.",
   ...merchantsOnly,
   fields: (t) => ({
-    id: t.exposeID("eventId", { description: "The event id, also the jti of its endpoint tokens." }),
-    type: t.field({ type: EventTypeEnum, description: "What happened.", resolve: eventTypeOf }),
-    name: t.exposeString("type", { description: "The type's dotted name, as REST and the tokens' `type` claim give it." }),
-    createdAt: t.field({
+    id: t.exposeID("id", { description: "The event id, also the jti of its endpoint tokens." }),
+    type: t.expose("type", { type: EventTypeEnum, description: "What happened." }),
+    name: t.string({
+      description: "The type's dotted name, as REST and the tokens' `type` claim give it.",
+      resolve: (event) => EVENT_TYPE_NAMES[event.type],
+    }),
+    createdAt: t.expose("createdAt", {
       type: "DateTime",
       description: "When it happened: the transaction's time, or when the request was cancelled or expired.",
-      resolve: (event) => new Date(event.createdAt),
     }),
     requestId: t.exposeID("requestId", { description: "The payment request it happened to." }),
     request: t.field({
@@ -32,7 +34,7 @@ const Event = builder.objectRef<ApiEvent>("Event").implement({
       description:
         "The event's object as it was when the event happened, as its endpoint token carries it: the transaction " +
         "(payments and refunds, the notification's transaction) or the request (cancellations and expiries).",
-      resolve: eventObject,
+      resolve: (event) => event.payload,
     }),
   }),
 });

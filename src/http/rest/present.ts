@@ -7,6 +7,8 @@ import type { RequestDetails } from "../../domain/requests/aggregate.js";
 import { readsMerchantFields } from "../../domain/requests/visibility.js";
 import { effectiveStatus } from "../../domain/requests/status.js";
 import { notificationTransaction, toNotificationTransaction } from "../../domain/webhooks/events.js";
+import type { EventPage, ListedEvent } from "../../domain/events/list.js";
+import { EVENT_OBJECT_CLAIM, EVENT_TYPE_NAMES } from "../../domain/events/types.js";
 import type { RefundResult } from "../../domain/transactions/refund.js";
 
 /**
@@ -89,7 +91,7 @@ const eventRequest = legacyPaymentRequest
   .omit({ payments: true, paidBy: true, qrCode: true, notifyUrl: true, redirectUrl: true })
   .extend({ status: z.enum(["cancelled", "expired"]) });
 
-/** events.list's answer (domain/events/present.ts makes each event). */
+/** events.list's answer (presentEventPage). */
 export const legacyEventPage = z.object({
   events: z.array(
     z.object({
@@ -103,6 +105,22 @@ export const legacyEventPage = z.object({
   ),
   nextCursor: z.string().nullable().describe("Pass as `after` for the next page; null on the last page."),
 });
+
+/**
+ * An event as events.list answers it: its dotted type, and its object under the claim an endpoint's
+ * token carries it in (`transaction` or `request`), exactly as stored.
+ */
+function presentEvent(event: ListedEvent) {
+  return {
+    eventId: event.id,
+    type: EVENT_TYPE_NAMES[event.type],
+    createdAt: event.createdAt.toISOString(),
+    requestId: event.requestId,
+    [EVENT_OBJECT_CLAIM[event.type]]: event.payload,
+  };
+}
+
+export const presentEventPage = (page: EventPage) => ({ events: page.events.map(presentEvent), nextCursor: page.nextCursor });
 
 /** Keeps a key only when its value is present: legacy JSON has no nulls. */
 function optional<K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } {

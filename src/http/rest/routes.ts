@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { DomainContext } from "../../domain/context.js";
 import { ValidationError } from "../../domain/errors.js";
-import { listEventsParams, listEventsWithParams } from "../../domain/events/list-params.js";
+import { listEventsParams, listEventsWithParams } from "./event-params.js";
 import { getMerchantConfiguration } from "../../domain/merchants/configurations-info.js";
 import { configurationInfoInput, type ConfigurationInfoInput } from "../../domain/merchants/schemas.js";
 import { cancelRequest } from "../../domain/requests/cancel.js";

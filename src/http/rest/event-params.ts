@@ -1,12 +1,13 @@
 import { z } from "zod";
-import { requireMerchant } from "../auth.js";
-import type { DomainContext } from "../context.js";
-import { instantText } from "../instants.js";
-import { cursorParam } from "../cursors.js";
-import { id, optional, parseInput, wholeNumber } from "../validation.js";
-import { EVENT_PAGE } from "../page-size.js";
-import { LIST_EVENTS_CODES, listEvents, type EventPage } from "./list.js";
-import { SUBSCRIBABLE_NAMES, typeNameList } from "./types.js";
+import { requireMerchant } from "../../domain/auth.js";
+import type { DomainContext } from "../../domain/context.js";
+import { instantText } from "../../domain/instants.js";
+import { cursorParam } from "../../domain/cursors.js";
+import { id, optional, parseInput, wholeNumber } from "../../domain/validation.js";
+import { EVENT_PAGE } from "../../domain/page-size.js";
+import { LIST_EVENTS_CODES, listEvents } from "../../domain/events/list.js";
+import { SUBSCRIBABLE_NAMES, typeNameList } from "../../domain/events/types.js";
+import { presentEventPage } from "./present.js";
 
 /** events.list's parameters as REST gives them: text (or, for limit, a JSON integer), each optional. */
 export const listEventsParams = z.object({
@@ -22,9 +23,9 @@ export const listEventsParams = z.object({
   after: optional(cursorParam).describe("The nextCursor of the page before."),
 });
 
-/** listEvents with REST's parameters (merchant keys only: a payer key is FORBIDDEN whatever it sends). */
-export async function listEventsWithParams(ctx: DomainContext, params: unknown): Promise<EventPage> {
+/** listEvents with REST's parameters (merchant keys only: a payer key is FORBIDDEN whatever it sends), as REST answers it. */
+export async function listEventsWithParams(ctx: DomainContext, params: unknown) {
   requireMerchant(ctx);
   const { limit, after, ...filter } = parseInput(listEventsParams, LIST_EVENTS_CODES, params);
-  return listEvents(ctx, filter, { limit, after });
+  return presentEventPage(await listEvents(ctx, filter, { limit, after }));
 }
