@@ -124,7 +124,7 @@ async function makeEvents(setup: Setup, count: number) {
     `  (made ${pays} pays, ${refunds} refunds and ${cancels} cancellations through the API in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
   );
   // As seed.ts does: autovacuum catching up with these rows should not fall into the burst.
-  await bench.sql.query(`VACUUM (ANALYZE) event, webhook_event, payment_request, "transaction", activity`);
+  await bench.sql.query(`VACUUM (ANALYZE) event, delivery, payment_request, "transaction", activity`);
   return { PAYMENT_COMPLETED: paid, REFUND_COMPLETED: bought.requestIds, REQUEST_CANCELLED: cancelled };
 }
 
@@ -157,7 +157,7 @@ async function roundEvents(setup: Setup, actedOn: Awaited<ReturnType<typeof make
 async function checkHeld(setup: Setup, made: ExpectedEvent[]): Promise<void> {
   const eventIds = made.map((event) => event.id);
   const rows = await database
-    .selectFrom("webhookEvent")
+    .selectFrom("delivery")
     .select([
       "endpointId",
       sql<number>`count(*)::int`.as("count"),
@@ -181,7 +181,7 @@ async function checkHeld(setup: Setup, made: ExpectedEvent[]): Promise<void> {
 /** The round's held deliveries to the endpoints, PENDING again; their ids. */
 const releaseHeld = (endpointIds: readonly string[], eventIds: readonly string[]) =>
   database
-    .updateTable("webhookEvent")
+    .updateTable("delivery")
     .set({ state: "PENDING", lastError: null, updatedAt: sql<Date>`(now() AT TIME ZONE 'UTC')` })
     .where(among("endpointId", endpointIds))
     .where(among("eventId", eventIds))
@@ -192,7 +192,7 @@ const releaseHeld = (endpointIds: readonly string[], eventIds: readonly string[]
 /** How many of the deliveries are DELIVERED with their attempt recorded: polled during the burst, so compiled once. */
 const DELIVERED = compiled<{ ids: readonly string[] }, { count: number }>((qb, param) =>
   qb
-    .selectFrom("webhookEvent as e")
+    .selectFrom("delivery as e")
     .select(sql<number>`count(*)::int`.as("count"))
     .where(among("e.id", param("ids")))
     .where("e.state", "=", sql.lit("DELIVERED"))
@@ -201,7 +201,7 @@ const DELIVERED = compiled<{ ids: readonly string[] }, { count: number }>((qb, p
         eb
           .selectFrom("webhookAttempt as a")
           .select(sql.lit(1).as("one"))
-          .whereRef("a.eventId", "=", "e.id")
+          .whereRef("a.deliveryId", "=", "e.id")
           .where("a.outcome", "=", sql.lit("DELIVERED")),
       ),
     ),

@@ -66,10 +66,9 @@ export async function notificationLatency(bench: Bench, receiver: WebhookReceive
  */
 export async function deliveryBurst(sql: pg.Client, receiver: WebhookReceiver, count: number): Promise<number> {
   const [template] = (
-    await sql.query(
-      "SELECT request_id, merchant_id, transaction_id, destination, payload FROM webhook_event WHERE url = $1 LIMIT 1",
-      [receiver.hookUrl],
-    )
+    await sql.query("SELECT request_id, merchant_id, transaction_id, destination, payload FROM delivery WHERE url = $1 LIMIT 1", [
+      receiver.hookUrl,
+    ])
   ).rows as { request_id: string; merchant_id: string; transaction_id: string; destination: string; payload: unknown }[];
   if (!template) throw new Error("bench: no notification to the receiver to clone (make one with notificationLatency first)");
   await sql.query("DROP TABLE IF EXISTS ids");
@@ -82,7 +81,7 @@ export async function deliveryBurst(sql: pg.Client, receiver: WebhookReceiver, c
   const started = Date.now();
   const arrivedBefore = receiver.arrived();
   await sql.query(
-    `INSERT INTO webhook_event (id, merchant_id, request_id, transaction_id, url, destination, payload, updated_at)
+    `INSERT INTO delivery (id, merchant_id, request_id, transaction_id, url, destination, payload, updated_at)
      SELECT gen_random_uuid(), $1, $2, id, $3, $4, $5, now() FROM ids`,
     [template.merchant_id, template.request_id, receiver.hookUrl, template.destination, template.payload],
   );
@@ -94,8 +93,8 @@ export async function deliveryBurst(sql: pg.Client, receiver: WebhookReceiver, c
     received: () => receiver.arrived() - arrivedBefore,
     recorded: async () => {
       const { rows } = await sql.query(
-        `SELECT count(*) FROM webhook_event e JOIN ids ON ids.id = e.transaction_id
-         WHERE e.state = 'DELIVERED' AND EXISTS (SELECT 1 FROM webhook_attempt a WHERE a.event_id = e.id AND a.outcome = 'DELIVERED')`,
+        `SELECT count(*) FROM delivery e JOIN ids ON ids.id = e.transaction_id
+         WHERE e.state = 'DELIVERED' AND EXISTS (SELECT 1 FROM webhook_attempt a WHERE a.delivery_id = e.id AND a.outcome = 'DELIVERED')`,
       );
       return Number((rows[0] as { count: string }).count);
     },

@@ -311,11 +311,11 @@ export const workerEnv = sharedEnv
     WORKER_HEALTH_FILE: z.string().optional(),
     /** Webhook attempts in flight at once per worker process, shared out between merchants (docs/api.md). */
     WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(5000).default(200),
-    /** Finished webhook events (delivered, exhausted, refused) and their attempts are deleted this long after they last changed. */
+    /** Finished webhook deliveries (delivered, exhausted, refused) and their attempts are deleted this long after they last changed. */
     WEBHOOK_RETENTION: duration.default(90 * 86_400_000),
     /** Activity (the audit trail) is deleted this long after it was written; unset: kept for good. */
     ACTIVITY_RETENTION: duration.optional(),
-    /** How often the worker runs the retention sweeps (expired idempotency keys, old webhook events, old activity). */
+    /** How often the worker runs the retention sweeps (expired idempotency keys, old webhook deliveries, old activity). */
     RETENTION_SWEEP_INTERVAL: duration.default(3_600_000),
     /** The address the worker's metrics port listens on; default 127.0.0.1, or every interface when NODE_ENV=production. */
     HOST: host,

@@ -64,7 +64,7 @@ export async function walletBalance(walletId: string): Promise<bigint> {
 }
 
 export async function outboxFor(requestId: string) {
-  return db.webhookEvent.findMany({ where: { requestId }, orderBy: { createdAt: "asc" } });
+  return db.delivery.findMany({ where: { requestId }, orderBy: { createdAt: "asc" } });
 }
 
 /**

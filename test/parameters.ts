@@ -216,7 +216,7 @@ export async function snapshot(merchant: TestMerchant) {
       orderBy: { id: "asc" },
     }),
     transactions: await db.transaction.count({ where }),
-    events: await db.webhookEvent.count({ where }),
+    events: await db.delivery.count({ where }),
   };
 }
 

@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { onRequestChange } from "../domain/requests/changes.js";
-import { pendingWebhookEvents, webhookAttemptsByOutcome } from "../domain/deliveries/outbox.js";
+import { pendingDeliveries, webhookAttemptsByOutcome } from "../domain/deliveries/outbox.js";
 
 /**
  * The API process's Prometheus registry. HTTP traffic is counted by http/, GraphQL operations by
@@ -41,7 +41,7 @@ new Gauge({
   registers: [metricsRegistry],
   aggregator: "first",
   async collect() {
-    this.set(await pendingWebhookEvents());
+    this.set(await pendingDeliveries());
   },
 });
 

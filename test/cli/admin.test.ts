@@ -408,7 +408,7 @@ describe("admin CLI webhook endpoints", () => {
       const since = new Date(Date.now() - 60_000).toISOString();
       const { request } = await buildRequest({ merchant });
       await cancelRequest(merchant.ctx, { requestId: request.id });
-      const deliveries = () => db.webhookEvent.findMany({ where: { endpointId: endpoint.id, type: "REQUEST_CANCELLED" } });
+      const deliveries = () => db.delivery.findMany({ where: { endpointId: endpoint.id, type: "REQUEST_CANCELLED" } });
 
       // No worker runs on this database: the test event waits WEBHOOK_TIMEOUT + 5 s for one, then says so.
       const [ping, disabled] = await Promise.all([
@@ -423,7 +423,7 @@ describe("admin CLI webhook endpoints", () => {
         outcome: "not attempted yet",
         note: "no worker made its attempt within 5001 ms; a running worker still sends it once",
       });
-      expect(await db.webhookEvent.findUniqueOrThrow({ where: { id: pinged.deliveryId } })).toMatchObject({
+      expect(await db.delivery.findUniqueOrThrow({ where: { id: pinged.deliveryId } })).toMatchObject({
         endpointId: endpoint.id,
         type: "PING",
         state: "PENDING",

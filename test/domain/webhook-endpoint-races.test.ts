@@ -34,7 +34,7 @@ describe("webhook endpoints beside the calls that fan out to them", () => {
       deleting.release();
     }
     expect(await db.event.findMany({ where: { requestId: request.id } })).toMatchObject([{ type: "PAYMENT_COMPLETED" }]);
-    expect(await db.webhookEvent.count({ where: { requestId: request.id } })).toBe(0);
+    expect(await db.delivery.count({ where: { requestId: request.id } })).toBe(0);
   });
 
   it("answer a test event whose endpoint is deleted while it waits as WEBHOOK_ENDPOINT_NOT_FOUND", async () => {
@@ -43,7 +43,7 @@ describe("webhook endpoints beside the calls that fan out to them", () => {
     // No worker runs here: the test event waits for its attempt until the endpoint goes.
     const pinging = pingWebhookEndpoint(merchant.ctx, { endpointId: endpoint.id }, 20_000);
     await until(
-      () => db.webhookEvent.count({ where: { endpointId: endpoint.id } }),
+      () => db.delivery.count({ where: { endpointId: endpoint.id } }),
       (n) => n === 1,
     );
     await db.webhookEndpoint.delete({ where: { id: endpoint.id } });

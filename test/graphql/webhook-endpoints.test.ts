@@ -153,7 +153,7 @@ describe("webhook endpoints in GraphQL", () => {
     const id = endpoint.id as string;
     const { request } = await buildRequest({ merchant: a });
     await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
-    const delivery = await db.webhookEvent.findFirstOrThrow({ where: { endpointId: id } });
+    const delivery = await db.delivery.findFirstOrThrow({ where: { endpointId: id } });
 
     expect((await call(b.apiKey, LIST)).body.data!.webhookEndpoints).toEqual([]);
     expect((await call(b.apiKey, ONE, { id })).body.errors![0]!.extensions!.code).toBe("WEBHOOK_ENDPOINT_NOT_FOUND");
@@ -179,7 +179,7 @@ describe("webhook endpoints in GraphQL", () => {
     ).toMatchObject({ code: "FORBIDDEN" });
 
     expect(await endpointsOf(a.merchantId)).toMatchObject([{ id, url: hook(), enabled: true }]);
-    expect(await db.webhookEvent.findMany({ where: { endpointId: id } })).toEqual([delivery]);
+    expect(await db.delivery.findMany({ where: { endpointId: id } })).toEqual([delivery]);
   });
 
   it("price an endpoint's delivery log by the page it asks for", async () => {
@@ -205,7 +205,7 @@ describe("webhook endpoints in GraphQL", () => {
     const [{ apiKey }, other] = await Promise.all([buildMerchant(), buildMerchant()]);
     const endpoint = await created(apiKey);
     const ping = (await call(apiKey, PING, { id: endpoint.id })).body.data!.webhookEndpointPing;
-    const before = await db.webhookEvent.findUniqueOrThrow({ where: { id: ping.delivery.id } });
+    const before = await db.delivery.findUniqueOrThrow({ where: { id: ping.delivery.id } });
     expect(before.type).toBe("PING");
 
     const refused = (await call(apiKey, REDELIVER, { id: ping.delivery.id })).body.data!.webhookDeliveryRedeliver;
@@ -218,7 +218,7 @@ describe("webhook endpoints in GraphQL", () => {
     expect((await call(other.apiKey, REDELIVER, { id: ping.delivery.id })).body.data!.webhookDeliveryRedeliver).toMatchObject({
       code: "WEBHOOK_EVENT_NOT_FOUND",
     });
-    expect(await db.webhookEvent.findUniqueOrThrow({ where: { id: ping.delivery.id } })).toEqual(before);
+    expect(await db.delivery.findUniqueOrThrow({ where: { id: ping.delivery.id } })).toEqual(before);
   });
 
   it("answer a registration retried under its key after a crash with the endpoint it made, and make no second", async () => {
@@ -258,7 +258,7 @@ describe("webhook endpoints in GraphQL", () => {
     ]);
     expect(answers.filter((a) => a.code === "RATE_LIMIT_EXCEEDED")).toHaveLength(3);
     expect(await recover()).toMatchObject({ __typename: "RateLimitedError", code: "RATE_LIMIT_EXCEEDED" });
-    expect(await db.webhookEvent.findMany({ where: { endpointId: endpoint.id } })).toMatchObject([
+    expect(await db.delivery.findMany({ where: { endpointId: endpoint.id } })).toMatchObject([
       { state: "PENDING" },
       { state: "PENDING" },
     ]);
@@ -275,12 +275,12 @@ describe("webhook endpoints in GraphQL", () => {
     const input = { id: endpoint.id, since: new Date(Date.now() - 3_600_000).toISOString() };
     const first = (await call(apiKey, RECOVER, { input, key: "recover-1" })).body.data!.webhookEndpointRecover;
     expect(first).toEqual({ __typename: "WebhookRecovery", endpointId: endpoint.id, queued: 1 });
-    const queued = await db.webhookEvent.findFirstOrThrow({ where: { endpointId: endpoint.id } });
+    const queued = await db.delivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });
     expect(queued.state).toBe("PENDING");
     const retried = (await call(apiKey, RECOVER, { input, key: "recover-1" })).body.data!.webhookEndpointRecover;
     expect(retried).toEqual(first);
     // The retry queued nothing more: the delivery is as the first call left it.
-    expect(await db.webhookEvent.findFirstOrThrow({ where: { endpointId: endpoint.id } })).toEqual(queued);
+    expect(await db.delivery.findFirstOrThrow({ where: { endpointId: endpoint.id } })).toEqual(queued);
     const other = (await call(apiKey, RECOVER, { input, key: "recover-2" })).body.data!.webhookEndpointRecover;
     expect(other).toMatchObject({ __typename: "RateLimitedError", code: "RATE_LIMIT_EXCEEDED" });
     expect(other.retryAfterSeconds).toBeGreaterThan(50);

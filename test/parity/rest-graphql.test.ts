@@ -76,7 +76,7 @@ async function stateOf(merchantId: string) {
     include: {
       options: { orderBy: { index: "asc" } },
       transactions: { orderBy: { createdAt: "asc" } },
-      webhookEvents: { orderBy: { createdAt: "asc" } },
+      deliveries: { orderBy: { createdAt: "asc" } },
     },
   });
   return requests.map((r) => ({
@@ -89,7 +89,7 @@ async function stateOf(merchantId: string) {
     paymentExpirySeconds: r.paymentExpirySeconds,
     options: r.options.map((o) => [o.ledgerId, o.amount, o.methods]),
     transactions: r.transactions.map((t) => [t.type, t.amount, t.ledgerId, t.externalReference, t.paymentType]),
-    notifications: r.webhookEvents.map((e) => {
+    notifications: r.deliveries.map((e) => {
       const { transactionType, amount, ledger, state } = e.payload as Record<string, unknown>;
       return { url: e.url, state: e.state, transactionType, amount, ledger, txState: state };
     }),

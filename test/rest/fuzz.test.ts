@@ -81,7 +81,7 @@ async function snapshot() {
       orderBy: { id: "asc" },
     }),
     db.transaction.count({ where: { merchantId: merchant.merchantId } }),
-    db.webhookEvent.count({ where: { merchantId: merchant.merchantId } }),
+    db.delivery.count({ where: { merchantId: merchant.merchantId } }),
     db.sandboxWallet.findUniqueOrThrow({ where: { id: walletId }, select: { balance: true } }),
   ]);
   return { requests, transactions, events, wallet: wallets.balance };

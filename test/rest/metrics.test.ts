@@ -70,7 +70,7 @@ describe("the public API port", () => {
 });
 
 describe("request ids", () => {
-  it("follow a call from the response header into its audit row and its webhook event", async () => {
+  it("follow a call from the response header into its audit row and its delivery", async () => {
     const merchant = await buildMerchant();
     const created = await rest("requests.create", {
       apiKey: merchant.apiKey,
@@ -84,7 +84,7 @@ describe("request ids", () => {
     expect(paid.headers.get("x-request-id")).toBe("till-42-pay");
     expect(created.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     const { db } = await import("../prisma.js");
-    expect(await db.webhookEvent.findFirstOrThrow({ where: { requestId: created.body.requestId } })).toMatchObject({
+    expect(await db.delivery.findFirstOrThrow({ where: { requestId: created.body.requestId } })).toMatchObject({
       correlationId: "till-42-pay",
     });
     expect(

@@ -57,7 +57,7 @@ describe("a single Redis stopped for 10 s and started again empty, under calls",
         outage = (async () => {
           await redis.stop("SIGKILL");
           const stoppedAt = Date.now();
-          const pendingAtStop = await db.webhookEvent.count({ where: { requestId: { in: ids }, state: "PENDING" } });
+          const pendingAtStop = await db.delivery.count({ where: { requestId: { in: ids }, state: "PENDING" } });
           await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
           redis = await startRedis();
           return { stoppedAt, startedAt: Date.now(), pendingAtStop };

@@ -37,7 +37,7 @@ async function burstThroughFailover(count: number, replace: () => ReturnType<Sen
     onPaid: (paid) => {
       if (paid !== Math.round(count * 0.3)) return;
       failover = (async () => {
-        const pendingAtFailure = await db.webhookEvent.count({ where: { requestId: { in: ids }, state: "PENDING" } });
+        const pendingAtFailure = await db.delivery.count({ where: { requestId: { in: ids }, state: "PENDING" } });
         return { ...(await replace()), pendingAtFailure };
       })();
     },

@@ -163,7 +163,7 @@ export function refusals(answers: Answer[]) {
 export async function deliveredNotifications(requestIds: string[], accepted: () => { token: string }[], timeoutMs: number) {
   const where = { requestId: { in: requestIds } };
   const events = await until(
-    () => db.webhookEvent.findMany({ where, select: { id: true, transactionId: true, state: true } }),
+    () => db.delivery.findMany({ where, select: { id: true, transactionId: true, state: true } }),
     (all) => {
       const got = new Set(accepted().map((r) => decodeJwt(r.token).jti));
       return all.length > 0 && all.every((e) => e.state === "DELIVERED" && got.has(e.id));
@@ -172,7 +172,7 @@ export async function deliveredNotifications(requestIds: string[], accepted: () 
     "every notification to be delivered",
     200,
   ).catch(async (err: Error) => {
-    const states = await db.webhookEvent.groupBy({ by: ["state"], where, _count: true });
+    const states = await db.delivery.groupBy({ by: ["state"], where, _count: true });
     throw new Error(`${err.message.slice(0, 300)}\nevents by state: ${JSON.stringify(states)}; accepted ${accepted().length}`);
   });
   // The notifications of these requests' transactions (the receiver may hold others' too).

@@ -36,7 +36,7 @@ async function claimsOf(received: Received[]) {
 /** Every delivery of the merchant's events (and notifications) has reached a final state. */
 function allSettled(merchantId: string) {
   return until(
-    () => db.webhookEvent.findMany({ where: { merchantId } }),
+    () => db.delivery.findMany({ where: { merchantId } }),
     (rows) => rows.length > 0 && rows.every((row) => row.state !== "PENDING"),
     20_000,
     "every delivery of the merchant to be settled",
@@ -156,7 +156,7 @@ describe("webhook endpoints", () => {
       down = true;
       const missed = await Promise.all(Array.from({ length: 6 }, () => paid(merchant)));
       const exhausted = await until(
-        () => db.webhookEvent.findMany({ where: { endpointId: endpoint.id, createdAt: { gte: since } } }),
+        () => db.delivery.findMany({ where: { endpointId: endpoint.id, createdAt: { gte: since } } }),
         (rows) => rows.length === missed.length && rows.every((row) => row.state === "EXHAUSTED"),
         20_000,
         "the missed events to be exhausted",
@@ -202,10 +202,10 @@ describe("webhook endpoints", () => {
     await withWorker(workerConfig({ retryDelaysMs: [30] }), async () => {
       const { request } = await paid(merchant, notifyUrl.url);
       const [exhausted] = await until(
-        () => db.webhookEvent.findMany({ where: { endpointId: endpoint.id } }),
+        () => db.delivery.findMany({ where: { endpointId: endpoint.id } }),
         (rows) => rows.length === 1 && rows[0]!.state === "EXHAUSTED",
       );
-      const notification = await db.webhookEvent.findFirstOrThrow({ where: { requestId: request.id, endpointId: null } });
+      const notification = await db.delivery.findFirstOrThrow({ where: { requestId: request.id, endpointId: null } });
       for (const [ctx, deliveryId] of [
         [other.ctx, exhausted!.id],
         [merchant.ctx, notification.id],
@@ -221,7 +221,7 @@ describe("webhook endpoints", () => {
       const calls = receiver.received.length;
       expect(await redeliverEndpointDelivery(merchant.ctx, { deliveryId: exhausted!.id })).toMatchObject({ state: "PENDING" });
       const delivered = await until(
-        () => db.webhookEvent.findUniqueOrThrow({ where: { id: exhausted!.id } }),
+        () => db.delivery.findUniqueOrThrow({ where: { id: exhausted!.id } }),
         (row) => row.state === "DELIVERED",
       );
       expect(delivered).toMatchObject({ attempts: 3, attemptLimit: 3 });
@@ -243,7 +243,7 @@ describe("webhook endpoints", () => {
       async () => {
         await Promise.all(Array.from({ length: 60 }, () => paid(merchant)));
         await until(
-          () => db.webhookEvent.findMany({ where: { merchantId: merchant.merchantId } }),
+          () => db.delivery.findMany({ where: { merchantId: merchant.merchantId } }),
           (all) => all.length === 240 && all.every((row) => row.state === "DELIVERED"),
           // Failing endpoints get a few attempts at once each (destination.ts): a few seconds on a
           // quiet machine, many more while other work keeps the cores busy.
@@ -255,7 +255,7 @@ describe("webhook endpoints", () => {
     );
     const attempts = await db.webhookAttempt.groupBy({
       by: ["outcome"],
-      where: { event: { merchantId: merchant.merchantId } },
+      where: { delivery: { merchantId: merchant.merchantId } },
       _count: true,
     });
     const finished = attempts.filter((a) => a.outcome !== "IN_FLIGHT").reduce((sum, a) => sum + a._count, 0);
@@ -281,7 +281,7 @@ describe("webhook endpoints", () => {
       expect(failed.attempt).toMatchObject({ outcome: "FAILED", statusCode: 500 });
       // A test event is tried once: it is an answer, not a delivery to retry.
       await until(
-        () => db.webhookEvent.findUniqueOrThrow({ where: { id: failed.delivery.id } }),
+        () => db.delivery.findUniqueOrThrow({ where: { id: failed.delivery.id } }),
         (row) => row.state === "EXHAUSTED",
       );
       // Nor is it sent again on request: a new ping is the way to try again.
@@ -340,7 +340,7 @@ describe("webhook endpoints", () => {
         lastOutcome: "FAILED",
       });
       const held = await until(
-        () => db.webhookEvent.findMany({ where: { endpointId: endpoint.id } }),
+        () => db.delivery.findMany({ where: { endpointId: endpoint.id } }),
         (rows) => rows.every((row) => row.state === "HELD"),
       );
       expect(held).toHaveLength(1);
@@ -352,7 +352,7 @@ describe("webhook endpoints", () => {
 
       // While disabled, new events are held for it, not sent; its health still shows its last attempt.
       await Promise.all(Array.from({ length: 21 }, () => paid(merchant)));
-      const whileDisabled = await db.webhookEvent.findMany({ where: { endpointId: endpoint.id } });
+      const whileDisabled = await db.delivery.findMany({ where: { endpointId: endpoint.id } });
       expect(whileDisabled).toHaveLength(22);
       expect(whileDisabled.every((row) => row.state === "HELD")).toBe(true);
       expect(await endpointHealth(disabled, new Date())).toMatchObject({ lastOutcome: "FAILED" });
@@ -365,7 +365,7 @@ describe("webhook endpoints", () => {
       expect(enabled).toMatchObject({ enabled: true, disabledReason: null, disabledAt: null, failingSince: null });
       expect(await recoverWebhookDeliveries(merchant.ctx, { endpointId: endpoint.id, since })).toMatchObject({ queued: 22 });
       const recovered = await until(
-        () => db.webhookEvent.findMany({ where: { endpointId: endpoint.id } }),
+        () => db.delivery.findMany({ where: { endpointId: endpoint.id } }),
         (rows) => rows.every((row) => row.state === "DELIVERED"),
       );
       // Held deliveries go on with their schedule: a recovery does not cut them to one attempt.

@@ -160,7 +160,7 @@ describe("delivery shared between merchants", () => {
     const { merchant: flooding, endpoints, hanging } = await misbehaving();
     await Promise.all(Array.from({ length: 30 }, () => paid(flooding)));
     // What a long outage leaves: every delivery gave up.
-    await pool.query("UPDATE webhook_event SET state = 'EXHAUSTED', attempts = 8 WHERE merchant_id = $1", [flooding.merchantId]);
+    await pool.query("UPDATE delivery SET state = 'EXHAUSTED', attempts = 8 WHERE merchant_id = $1", [flooding.merchantId]);
     await withWorker(config, async () => {
       const recovered = await Promise.all(
         endpoints.map((endpoint) => recoverWebhookDeliveries(flooding.ctx, { endpointId: endpoint.id, since: new Date(0) })),
@@ -195,11 +195,11 @@ describe("a failing endpoint", () => {
       await until(health, (h) => h!.failures >= tripped + 3, 15_000, "three probes to fail");
       expect(hanging.most()).toBe(1);
       // Deliveries that waited for the probes spent nothing.
-      expect(await db.webhookEvent.count({ where: { endpointId: endpoint.id, attempts: 0 } })).toBeGreaterThan(0);
+      expect(await db.delivery.count({ where: { endpointId: endpoint.id, attempts: 0 } })).toBeGreaterThan(0);
 
       hanging.answer();
       const deliveries = await until(
-        () => db.webhookEvent.findMany({ where: { endpointId: endpoint.id } }),
+        () => db.delivery.findMany({ where: { endpointId: endpoint.id } }),
         (rows) => rows.every((row) => row.state === "DELIVERED"),
         20_000,
         "every delivery to be delivered once the endpoint answers",

@@ -78,7 +78,7 @@ describe("webhook delivery under faults", () => {
     const redis = new Redis(testEnv.REDIS_URL);
     const webhooks = createQueue<WebhookJobData>(WEBHOOK_QUEUE, redis, config.queues.prefix);
     try {
-      await pool.query("UPDATE webhook_event SET enqueued_at = now() WHERE id = $1", [id]);
+      await pool.query("UPDATE delivery SET enqueued_at = now() WHERE id = $1", [id]);
       const [job] = await webhooks.addBulk(deliveryJobs([{ eventId: id, attempt: 1, destination }]));
       expect(await redis.del(`${config.queues.prefix}:webhooks:${job!.id}`)).toBe(1);
       expect(await webhooks.getWaitingCount()).toBe(1);
@@ -221,7 +221,7 @@ describe("webhook delivery under faults", () => {
       const jtis = (await verifyNotifications(receiver.received.map((r) => r.token))).map((claims) => claims.jti);
       expect(new Set(jtis)).toEqual(new Set([event.id]));
       // The attempt cut off by the kill was recorded before its POST: one attempt row per POST.
-      const attempts = await db.webhookAttempt.findMany({ where: { eventId: event.id }, orderBy: { number: "asc" } });
+      const attempts = await db.webhookAttempt.findMany({ where: { deliveryId: event.id }, orderBy: { number: "asc" } });
       expect(attempts).toHaveLength(receiver.received.length);
       expect(attempts[0]).toMatchObject({ number: 1, outcome: "IN_FLIGHT", durationMs: null });
       expect(attempts.at(-1)).toMatchObject({ outcome: "DELIVERED" });

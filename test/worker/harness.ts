@@ -194,7 +194,7 @@ export async function verifyNotifications(tokens: string[]): Promise<Notificatio
 export const verifyNotification = async (token: string): Promise<Notification> => (await verifyNotifications([token]))[0]!;
 
 export function eventOf(transactionId: string) {
-  return db.webhookEvent.findUniqueOrThrow({
+  return db.delivery.findUniqueOrThrow({
     where: { transactionId },
     include: { deliveryAttempts: { orderBy: { number: "asc" } } },
   });

@@ -16,7 +16,7 @@ const NOW = new Date("2027-06-01T00:00:00.000Z");
 const daysAgo = (days: number) => utc(new Date(NOW.getTime() - days * DAY));
 
 /** A paid request whose notification is in the outbox, then aged and finished as given (no worker delivers here). */
-async function webhookEvent(
+async function notification(
   state: "PENDING" | "DELIVERED" | "EXHAUSTED" | "REFUSED",
   lastChangedDaysAgo: number,
   attempts: number,
@@ -24,16 +24,16 @@ async function webhookEvent(
   const { request } = await buildRequest({ notifyUrl: "http://127.0.0.1:9/hook" });
   const paid = await payRequest(payer, { requestId: request.id, ledger: "test.uplink", authorization: "ok" });
   const { rows } = await pool.query<{ id: string }>(
-    "UPDATE webhook_event SET state = $2, updated_at = $3, created_at = $3 WHERE transaction_id = $1 RETURNING id",
+    "UPDATE delivery SET state = $2, updated_at = $3, created_at = $3 WHERE transaction_id = $1 RETURNING id",
     [paid.purchase!.id, state, daysAgo(lastChangedDaysAgo)],
   );
-  const eventId = rows[0]!.id;
+  const deliveryId = rows[0]!.id;
   for (let number = 1; number <= attempts; number++)
     await pool.query(
-      "INSERT INTO webhook_attempt (id, event_id, number, started_at, duration_ms, outcome, status_code) VALUES ($1, $2, $3, $4, 12, 'FAILED', 500)",
-      [randomUUID(), eventId, number, daysAgo(lastChangedDaysAgo)],
+      "INSERT INTO webhook_attempt (id, delivery_id, number, started_at, duration_ms, outcome, status_code) VALUES ($1, $2, $3, $4, 12, 'FAILED', 500)",
+      [randomUUID(), deliveryId, number, daysAgo(lastChangedDaysAgo)],
     );
-  return eventId;
+  return deliveryId;
 }
 
 /** A key that expired `expiresDaysAgo` days before `now` (NOW, the sweeps' injected clock, unless given). */
@@ -62,17 +62,17 @@ const remaining = async (table: string, ids: string[], column = "id") =>
     .sort();
 
 describe("retention sweeps", () => {
-  it("delete expired idempotency keys and finished webhook events past WEBHOOK_RETENTION with their attempts, never a pending one", async () => {
+  it("delete expired idempotency keys and finished notifications past WEBHOOK_RETENTION with their attempts, never a pending one", async () => {
     // Whatever earlier setup left in this file's database is older or newer than what is made here:
     // the assertions read only this test's rows, the counts only what this sweep removed.
     const keys = { expired: [await idempotencyKey(2), await idempotencyKey(0.01)], live: [await idempotencyKey(-0.5)] };
     const events = {
       old: [
-        await webhookEvent("DELIVERED", 91, 1),
-        await webhookEvent("EXHAUSTED", 120, 8),
-        await webhookEvent("REFUSED", 95, 0),
+        await notification("DELIVERED", 91, 1),
+        await notification("EXHAUSTED", 120, 8),
+        await notification("REFUSED", 95, 0),
       ],
-      kept: [await webhookEvent("DELIVERED", 89, 2), await webhookEvent("PENDING", 400, 3), await webhookEvent("PENDING", 1, 0)],
+      kept: [await notification("DELIVERED", 89, 2), await notification("PENDING", 400, 3), await notification("PENDING", 1, 0)],
     };
     const trail = [await activity(1000), await activity(1)];
 
@@ -81,8 +81,8 @@ describe("retention sweeps", () => {
     const counts = await sweepExpiredData(NOW, { webhookRetentionMs: 90 * DAY, activityRetentionMs: null, batchSize: 2 });
 
     expect(await remaining("idempotency_key", [...keys.expired, ...keys.live], "key")).toEqual([...keys.live].sort());
-    expect(await remaining("webhook_event", [...events.old, ...events.kept])).toEqual([...events.kept].sort());
-    expect(await remaining("webhook_attempt", [...events.old, ...events.kept], "event_id")).toEqual(
+    expect(await remaining("delivery", [...events.old, ...events.kept])).toEqual([...events.kept].sort());
+    expect(await remaining("webhook_attempt", [...events.old, ...events.kept], "delivery_id")).toEqual(
       [events.kept[0], events.kept[0], events.kept[1], events.kept[1], events.kept[1]].sort(),
     );
     // The audit trail is kept unless ACTIVITY_RETENTION is set.
@@ -112,7 +112,7 @@ describe("retention sweeps", () => {
       await payRequest(payer, { requestId: request.id, ledger: "test.uplink", authorization: "ok" });
       const { rows } = await pool.query<{ event: string; delivery: string }>(
         `WITH ev AS (UPDATE event SET created_at = $2 WHERE request_id = $1 RETURNING id)
-         UPDATE webhook_event d SET state = $3, updated_at = $4, created_at = $2 FROM ev WHERE d.event_id = ev.id
+         UPDATE delivery d SET state = $3, updated_at = $4, created_at = $2 FROM ev WHERE d.event_id = ev.id
          RETURNING ev.id::text AS event, d.id::text AS delivery`,
         [request.id, daysAgo(eventDaysAgo), state, daysAgo(lastChangedDaysAgo)],
       );
@@ -127,7 +127,7 @@ describe("retention sweeps", () => {
     const all = [...gone, pending, recent];
     expect(
       await remaining(
-        "webhook_event",
+        "delivery",
         all.map((d) => d.delivery),
       ),
     ).toEqual([pending.delivery, recent.delivery].sort());
@@ -159,7 +159,7 @@ describe("retention sweeps", () => {
     // A payment: a pending delivery to each endpoint; then only `busy`'s stays pending.
     const { request } = await buildRequest({ merchant });
     await payRequest(payer, { requestId: request.id, ledger: "test.uplink", authorization: "ok" });
-    await pool.query("UPDATE webhook_event SET state = 'DELIVERED' WHERE request_id = $1 AND endpoint_id <> $2", [
+    await pool.query("UPDATE delivery SET state = 'DELIVERED' WHERE request_id = $1 AND endpoint_id <> $2", [
       request.id,
       busy.id,
     ]);

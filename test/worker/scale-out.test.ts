@@ -55,20 +55,20 @@ describe("two worker processes on one database and Redis", () => {
                   'scale-' || n, now()
            FROM "transaction", generate_series(1, 500) AS n WHERE id = $1
            RETURNING id, request_id, merchant_id)
-         INSERT INTO webhook_event (id, merchant_id, request_id, transaction_id, url, destination, payload, updated_at)
+         INSERT INTO delivery (id, merchant_id, request_id, transaction_id, url, destination, payload, updated_at)
          SELECT gen_random_uuid(), r.merchant_id, r.request_id, r.id, e.url, e.destination, e.payload, now()
-         FROM refunds r, webhook_event e WHERE e.transaction_id = $1`,
+         FROM refunds r, delivery e WHERE e.transaction_id = $1`,
         [purchase.id],
       );
       await pool.query("SELECT pg_notify('webhook_events', 'burst')");
 
       const where = { requestId: request.id };
       await until(
-        () => db.webhookEvent.count({ where: { ...where, state: "DELIVERED" } }),
+        () => db.delivery.count({ where: { ...where, state: "DELIVERED" } }),
         (delivered) => delivered === 501,
         60_000,
       );
-      const events = await db.webhookEvent.findMany({ where, include: { deliveryAttempts: true } });
+      const events = await db.delivery.findMany({ where, include: { deliveryAttempts: true } });
       expect(events).toHaveLength(501);
       for (const event of events) {
         expect(event.attempts).toBe(1);

@@ -84,7 +84,7 @@ describe("traces", () => {
     const statements = callTrace.filter(isSql);
     expect(statements.length).toBeGreaterThan(0);
     for (const statement of statements) expect(ancestorsOf(statement).at(-1)).toBe(call);
-    expect(statements.some((s) => /insert into "?webhook_event"?/i.test(statementOf(s)))).toBe(true);
+    expect(statements.some((s) => /insert into "?delivery"?/i.test(statementOf(s)))).toBe(true);
     expect(
       statements.every((s) => !statementOf(s).includes(request.id)),
       "no values in statements",

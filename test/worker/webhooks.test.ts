@@ -2,7 +2,7 @@ import { decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
 import { db } from "../prisma.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
-import { redeliverWebhookEvent } from "../../src/domain/deliveries/redeliver.js";
+import { redeliverNotification } from "../../src/domain/deliveries/redeliver.js";
 import { refundTransaction } from "../../src/domain/transactions/refund.js";
 import { rotateSigningKey } from "../../src/domain/webhooks/key-files.js";
 import { buildRequest, payer } from "../factories.js";
@@ -161,7 +161,7 @@ describe("webhook delivery", () => {
         () => eventOf(purchase.id),
         (e) => e.state === "EXHAUSTED",
       );
-      await redeliverWebhookEvent(merchant.ctx, { eventId: exhausted.id });
+      await redeliverNotification(merchant.ctx, { eventId: exhausted.id });
       const delivered = await until(
         () => eventOf(purchase.id),
         (e) => e.state === "DELIVERED",

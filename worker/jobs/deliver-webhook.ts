@@ -3,7 +3,7 @@ import type { Logger } from "../../src/logger.js";
 import { inSpan, spanLinksTo } from "../../src/tracing.js";
 import type { WorkerConfig } from "../config.js";
 import type { postJson } from "../http-post.js";
-import type { WebhookEventState } from "../../src/generated/prisma/client.js";
+import type { DeliveryState } from "../../src/generated/prisma/client.js";
 import type { AttemptResult, Outbox, StartedAttempt } from "../../src/domain/deliveries/attempts.js";
 import type { DueAttempt } from "../../src/domain/deliveries/claim.js";
 import { verdictOf, type AttemptVerdict } from "../../src/domain/webhooks/retry-schedule.js";
@@ -26,7 +26,7 @@ export type DeliveryDeps = {
  * an attempt that is not its event's next (made already, or the event is no longer pending) is
  * SKIPPED.
  */
-export async function makeAttempt(due: DueAttempt, deps: DeliveryDeps): Promise<WebhookEventState | "SKIPPED"> {
+export async function makeAttempt(due: DueAttempt, deps: DeliveryDeps): Promise<DeliveryState | "SKIPPED"> {
   const started = await deps.outbox.start(due);
   if (!started) return "SKIPPED";
   // A trace of its own per attempt, linked to the call that wrote the event: the call's trace does
@@ -48,7 +48,7 @@ export async function makeAttempt(due: DueAttempt, deps: DeliveryDeps): Promise<
 }
 
 /** Signs and POSTs an event taken for an attempt, and records the outcome and what follows it. */
-async function deliverStarted(started: StartedAttempt, deps: DeliveryDeps): Promise<WebhookEventState> {
+async function deliverStarted(started: StartedAttempt, deps: DeliveryDeps): Promise<DeliveryState> {
   const { config, keys, outbox } = deps;
   const token = tokenClaims(started);
   const jwt = token

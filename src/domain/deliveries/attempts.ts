@@ -3,7 +3,7 @@ import DataLoader from "dataloader";
 import { sql, type SqlBool } from "kysely";
 import { isDatabaseUnavailable } from "../../connection-errors.js";
 import { database } from "../../db.js";
-import type { WebhookAttemptOutcome, WebhookEventState } from "../../generated/kysely/enums.js";
+import type { WebhookAttemptOutcome, DeliveryState } from "../../generated/kysely/enums.js";
 import { compiled, type Param } from "../../sql/compiled.js";
 import type { QueryBuilder } from "../../sql/query-builder.js";
 import type { Row } from "../../sql/rows.js";
@@ -26,7 +26,7 @@ const BATCH_WINDOW_MS = 2;
 
 /** An event taken for one attempt, whose attempt row is already written (IN_FLIGHT). */
 export type StartedAttempt = Pick<
-  Row<"webhookEvent">,
+  Row<"delivery">,
   | "id"
   | "url"
   | "payload"
@@ -105,7 +105,7 @@ function takenForAttempts(qb: QueryBuilder, { ids, attempts, leaseUntil, now }: 
     .with("due(id, attempt)", () => sql`(SELECT * FROM unnest(${ids}::uuid[], ${attempts}::int[]))`)
     .with("held", (db) =>
       db
-        .updateTable("webhookEvent as e")
+        .updateTable("delivery as e")
         .from(["due as d", "webhookEndpoint as ep"])
         .set({ ...HELD, updatedAt: now })
         .where(named(ids))
@@ -118,7 +118,7 @@ function takenForAttempts(qb: QueryBuilder, { ids, attempts, leaseUntil, now }: 
     )
     .with("claimed", (db) =>
       db
-        .updateTable("webhookEvent as e")
+        .updateTable("delivery as e")
         .from("due as d")
         .set((eb) => ({
           attempts: eb("e.attempts", "+", sql.lit(1)),
@@ -145,7 +145,7 @@ const START_ATTEMPTS = compiled((qb, param: Param<StartParams>) =>
     .with("attempt", (db) =>
       db
         .insertInto("webhookAttempt")
-        .columns(["id", "eventId", "endpointId", "number", "startedAt", "outcome"])
+        .columns(["id", "deliveryId", "endpointId", "number", "startedAt", "outcome"])
         .expression(
           db
             .selectFrom("claimed")
@@ -158,10 +158,10 @@ const START_ATTEMPTS = compiled((qb, param: Param<StartParams>) =>
               sql.lit("IN_FLIGHT").as("outcome"),
             ]),
         )
-        .returning(["id", "eventId"]),
+        .returning(["id", "deliveryId"]),
     )
     .selectFrom("claimed as c")
-    .innerJoin("attempt as a", "a.eventId", "c.id")
+    .innerJoin("attempt as a", "a.deliveryId", "c.id")
     .select([
       "c.id",
       "c.url",
@@ -215,7 +215,7 @@ function finishesAttempts(disableAfterMs: number) {
 function doneRow({ attempt, result, verdict }: Finish) {
   return {
     attempt_id: attempt.attemptId,
-    event_id: attempt.id,
+    delivery_id: attempt.id,
     number: attempt.attempts,
     endpoint_id: attempt.endpointId,
     merchant_id: attempt.merchantId,
@@ -248,7 +248,7 @@ async function whileDatabaseReturns<T>(record: () => Promise<T>): Promise<T> {
 /** A row of `done`, as the statements read it. */
 interface Done {
   attemptId: string;
-  eventId: string;
+  deliveryId: string;
   number: number;
   endpointId: string | null;
   merchantId: string;
@@ -259,7 +259,7 @@ interface Done {
   statusCode: number | null;
   error: string | null;
   responseExcerpt: string | null;
-  state: WebhookEventState;
+  state: DeliveryState;
   lastError: string | null;
   deliveredAt: Date | null;
   nextAttemptAt: Date | null;
@@ -268,9 +268,9 @@ interface Done {
 /** The finished attempts of a batch, from its JSON (doneRow). */
 const doneRows = (done: string) =>
   sql<Done>`(SELECT * FROM jsonb_to_recordset(${done}::jsonb) AS d(
-    attempt_id uuid, event_id uuid, number int, endpoint_id uuid, merchant_id uuid, destination uuid, started_at timestamp(3),
+    attempt_id uuid, delivery_id uuid, number int, endpoint_id uuid, merchant_id uuid, destination uuid, started_at timestamp(3),
     duration_ms int, outcome "WebhookAttemptOutcome", status_code int, error text, response_excerpt text,
-    state "WebhookEventState", last_error text, delivered_at timestamp(3), next_attempt_at timestamp(3)))`;
+    state "DeliveryState", last_error text, delivered_at timestamp(3), next_attempt_at timestamp(3)))`;
 
 /** A delivered attempt's outcome, as a literal. */
 const DELIVERED = sql.lit("DELIVERED" as const);
@@ -362,7 +362,7 @@ const FINISH_ATTEMPTS = compiled((qb, param: Param<{ done: string }>) =>
         .where((eb) => amongIds("a.id", eb.selectFrom("done").select("attemptId")))
         .whereRef("a.id", "=", "d.attemptId"),
     )
-    .updateTable("webhookEvent as e")
+    .updateTable("delivery as e")
     .from("done as d")
     .set((eb) => ({
       state: eb.ref("d.state"),
@@ -373,8 +373,8 @@ const FINISH_ATTEMPTS = compiled((qb, param: Param<{ done: string }>) =>
       nextAttemptAt: eb.fn.coalesce("d.nextAttemptAt", "e.nextAttemptAt"),
       updatedAt: sql<Date>`now()`,
     }))
-    .where((eb) => amongIds("e.id", eb.selectFrom("done").select("eventId")))
-    .whereRef("e.id", "=", "d.eventId")
+    .where((eb) => amongIds("e.id", eb.selectFrom("done").select("deliveryId")))
+    .whereRef("e.id", "=", "d.deliveryId")
     .whereRef("e.attempts", "=", "d.number")
     .where("e.leaseUntil", "is not", null),
 );
@@ -451,14 +451,14 @@ const ENDPOINT_HEALTH = compiled((qb, param: Param<HealthParams>) => {
         .whereRef("ep.id", "=", "c.id")
         .returning(["ep.id", sql<boolean>`NOT ep.enabled AND ep.disabled_at = ${now}`.as("disabledNow")]),
     )
-    .updateTable("webhookEvent as e")
+    .updateTable("delivery as e")
     .from("health as h")
     .set({ ...HELD, updatedAt: now })
     .where((eb) => eb.ref("h.disabledNow"))
     .whereRef("e.endpointId", "=", "h.id")
     .where(pending("e"))
     .where(notTestEvent("e"))
-    .where("e.id", "not in", (eb) => eb.selectFrom("done").select("eventId"))
+    .where("e.id", "not in", (eb) => eb.selectFrom("done").select("deliveryId"))
     .where(unleased("e", now));
 });
 

@@ -26,6 +26,7 @@ export type Lane = "deliveries" | "tests";
 
 /** A delivery's next attempt: the job that carries it makes attempt `attempt` (counted from 1) or nothing. */
 export interface DueAttempt {
+  /** The delivery's id, under the name the jobs' data carries it by (workers of another version read it too). */
   eventId: string;
   attempt: number;
 }
@@ -68,7 +69,7 @@ function destinationsRoom(qb: QueryBuilder, free: number) {
       db
         .selectNoFrom((eb) =>
           eb
-            .selectFrom("webhookEvent as e")
+            .selectFrom("delivery as e")
             .select("e.destination")
             .where(waitingForTurn("e"))
             .orderBy("e.destination")
@@ -80,7 +81,7 @@ function destinationsRoom(qb: QueryBuilder, free: number) {
             .selectFrom("waiting as w")
             .select((eb) =>
               eb
-                .selectFrom("webhookEvent as e")
+                .selectFrom("delivery as e")
                 .select("e.destination")
                 .where(waitingForTurn("e"))
                 .whereRef("e.destination", ">", "w.id")
@@ -95,7 +96,7 @@ function destinationsRoom(qb: QueryBuilder, free: number) {
       db
         .selectFrom((eb) =>
           eb
-            .selectFrom("webhookEvent as e")
+            .selectFrom("delivery as e")
             .select(["e.destination", "e.merchantId", sql<number>`count(*)::int`.as("n")])
             .where(pending("e"))
             .where("e.enqueuedAt", "is not", null)
@@ -151,7 +152,7 @@ function deliveryTurns(qb: QueryBuilder, { now, free, share }: ClaimParams) {
         .selectFrom("room as r")
         .crossJoinLateral((eb) =>
           eb
-            .selectFrom("webhookEvent as e")
+            .selectFrom("delivery as e")
             .select(["e.id", "e.merchantId", "e.nextAttemptAt"])
             .whereRef("e.destination", "=", "r.id")
             .where(waitingForTurn("e"))
@@ -221,7 +222,7 @@ const CLAIM_DELIVERIES = compiled((qb, param: Param<ClaimParams>) => {
   return deliveryTurns(qb, { now, free, share: param("share") })
     .with("picked", (db) =>
       db
-        .selectFrom("webhookEvent as e")
+        .selectFrom("delivery as e")
         .select("e.id")
         .where(
           amongIds(
@@ -234,7 +235,7 @@ const CLAIM_DELIVERIES = compiled((qb, param: Param<ClaimParams>) => {
         .forUpdate()
         .skipLocked(),
     )
-    .updateTable("webhookEvent as e")
+    .updateTable("delivery as e")
     .set({ enqueuedAt: now })
     .where((eb) => amongIds("e.id", eb.selectFrom("picked").select("id")))
     .returning((eb) => ["e.id as eventId", eb("e.attempts", "+", sql.lit(1)).as("attempt"), "e.destination"]);
@@ -249,7 +250,7 @@ const CLAIM_TESTS = compiled((qb, param: Param<ClaimParams>) => {
   return qb
     .with("inFlight", (db) =>
       db
-        .selectFrom("webhookEvent as e")
+        .selectFrom("delivery as e")
         .select(["e.destination", "e.merchantId"])
         .where(pending("e"))
         .where("e.enqueuedAt", "is not", null)
@@ -257,7 +258,7 @@ const CLAIM_TESTS = compiled((qb, param: Param<ClaimParams>) => {
     )
     .with("due", (db) =>
       db
-        .selectFrom("webhookEvent as e")
+        .selectFrom("delivery as e")
         .distinctOn("e.destination")
         .select(["e.id", "e.merchantId", "e.nextAttemptAt"])
         .where(pending("e"))
@@ -284,7 +285,7 @@ const CLAIM_TESTS = compiled((qb, param: Param<ClaimParams>) => {
     )
     .with("picked", (db) =>
       db
-        .selectFrom("webhookEvent as e")
+        .selectFrom("delivery as e")
         .select("e.id")
         .where(
           amongIds(
@@ -304,7 +305,7 @@ const CLAIM_TESTS = compiled((qb, param: Param<ClaimParams>) => {
         .forUpdate()
         .skipLocked(),
     )
-    .updateTable("webhookEvent as e")
+    .updateTable("delivery as e")
     .set({ enqueuedAt: now })
     .where((eb) => amongIds("e.id", eb.selectFrom("picked").select("id")))
     .returning((eb) => ["e.id as eventId", eb("e.attempts", "+", sql.lit(1)).as("attempt"), "e.destination"]);
@@ -343,7 +344,7 @@ export async function releaseLostClaims(lostBefore: Date, now: Date): Promise<nu
   const { released } = await database
     .with("released", (db) =>
       db
-        .updateTable("webhookEvent as e")
+        .updateTable("delivery as e")
         .set({ enqueuedAt: null })
         .where(pending("e"))
         .where("e.enqueuedAt", "<", lostBefore)
@@ -367,7 +368,7 @@ export async function nextDueAt(now: Date): Promise<Date | null> {
 
 const NEXT_DUE_AT = compiled((qb, param: Param<{ now: Date }>) =>
   qb
-    .selectFrom("webhookEvent as e")
+    .selectFrom("delivery as e")
     .select("e.nextAttemptAt")
     .where(pending("e"))
     .where("e.enqueuedAt", "is", null)

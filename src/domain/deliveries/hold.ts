@@ -11,7 +11,7 @@ import { HELD, notTestEvent, pending, unleased } from "./states.js";
  */
 export const holdWaitingDeliveries = (endpoints: SelectQueryBuilder<never, never, { id: string }>, now: Date) =>
   database
-    .updateTable("webhookEvent as e")
+    .updateTable("delivery as e")
     .set({ ...HELD, updatedAt: now })
     .where("e.endpointId", "in", endpoints)
     .where(pending("e"))

@@ -29,7 +29,7 @@ async function sendPing(endpointId: string, { merchantId }: EndpointScope, corre
     )
     .with("ping", (db) =>
       db
-        .insertInto("webhookEvent")
+        .insertInto("delivery")
         .columns([
           "id",
           "merchantId",
@@ -112,13 +112,13 @@ async function awaitAttempt(deliveryId: string, waitMs: number): Promise<PingOut
 /** The test event's delivery and its attempt (the latest, the only one), as a row. */
 async function pingOutcome(deliveryId: string) {
   const row = await database
-    .selectFrom("webhookEvent as e")
+    .selectFrom("delivery as e")
     .selectAll("e")
     .select((eb) =>
       eb
         .selectFrom("webhookAttempt as a")
         .select(rowJson("webhookAttempt", "a").as("attempt"))
-        .whereRef("a.eventId", "=", "e.id")
+        .whereRef("a.deliveryId", "=", "e.id")
         .orderBy("a.number", "desc")
         .limit(sql.lit(1))
         .as("attempt"),

@@ -50,7 +50,7 @@ async function recoverDeliveries(trx: QueryBuilder, endpointId: string, since: D
   const { queued } = await trx
     .with("recovered", (db) =>
       db
-        .updateTable("webhookEvent as e")
+        .updateTable("delivery as e")
         .set(sendAgainAt("e", now))
         .where("e.endpointId", "=", endpointId)
         .where(notTestEvent("e"))
@@ -62,7 +62,7 @@ async function recoverDeliveries(trx: QueryBuilder, endpointId: string, since: D
               "in",
               eb
                 .selectFrom("webhookAttempt as a")
-                .select("a.eventId")
+                .select("a.deliveryId")
                 .where("a.endpointId", "=", endpointId)
                 .where("a.startedAt", ">=", since)
                 .where("a.number", "=", sql.lit(1)),

@@ -25,7 +25,7 @@ async function redeliver(
   const row = await database
     .with("redelivered", (db) =>
       db
-        .updateTable("webhookEvent as e")
+        .updateTable("delivery as e")
         .set(sendAgainAt("e", ctx.now()))
         .where("e.id", "=", deliveryId)
         .where("e.merchantId", "=", merchantId)
@@ -47,7 +47,7 @@ async function redeliver(
  * Asks for one more attempt of an event now, whatever its state: the same notification with the
  * same jti. An exhausted, refused or delivered event gets exactly one further attempt.
  */
-export async function redeliverWebhookEvent(ctx: DomainContext, input: RedeliverInput): Promise<Delivery> {
+export async function redeliverNotification(ctx: DomainContext, input: RedeliverInput): Promise<Delivery> {
   const { merchantId } = requireMerchant(ctx);
   const { eventId } = parseInput(redeliverInput, { eventId: "BAD_REQUEST" }, input);
   const event = await redeliver(ctx, { deliveryId: eventId, merchantId, toEndpoint: false });
@@ -71,7 +71,7 @@ export async function redeliverEndpointDelivery(ctx: DomainContext, input: { del
   }
   // Why it was not redelivered: a test event, or its endpoint is disabled.
   const why = await database
-    .selectFrom("webhookEvent as e")
+    .selectFrom("delivery as e")
     .innerJoin("webhookEndpoint as ep", "ep.id", "e.endpointId")
     .select([isTestEvent("e").as("testEvent"), sql<boolean>`NOT ep.enabled`.as("disabled")])
     .where("e.id", "=", deliveryId)

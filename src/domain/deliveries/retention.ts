@@ -21,7 +21,7 @@ export async function deleteFinishedDeliveries(
   const deleted = await database
     .with("doomed", (db) =>
       db
-        .selectFrom("webhookEvent as e")
+        .selectFrom("delivery as e")
         .select("e.id")
         .where(finished("e"))
         .where("e.updatedAt", "<", cutoff)
@@ -33,11 +33,11 @@ export async function deleteFinishedDeliveries(
       db
         .selectFrom("webhookAttempt")
         .select(sql<number>`count(*)::int`.as("n"))
-        .where("eventId", "in", db.selectFrom("doomed").select("id")),
+        .where("deliveryId", "in", db.selectFrom("doomed").select("id")),
     )
     .with("deleted", (db) =>
       db
-        .deleteFrom("webhookEvent")
+        .deleteFrom("delivery")
         .where("id", "in", db.selectFrom("doomed").select("id"))
         .returning(sql`1`.as("one")),
     )
@@ -70,7 +70,7 @@ export async function deleteIdleDestinations(cutoff: Date, batchSize: number): P
             eb.not(
               eb.exists(
                 eb
-                  .selectFrom("webhookEvent as w")
+                  .selectFrom("delivery as w")
                   .select(sql.lit(1).as("one"))
                   .whereRef("w.destination", "=", "d.id")
                   .where(pending("w")),

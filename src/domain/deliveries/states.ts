@@ -1,11 +1,11 @@
 import { sql, type RawBuilder, type SqlBool } from "kysely";
-import type { WebhookEvent } from "../../generated/kysely/database.js";
+import type { Delivery as DeliveryTable } from "../../generated/kysely/database.js";
 import type { Prisma } from "../../generated/prisma/client.js";
 import type { Row } from "../../sql/rows.js";
 
 /**
  * A delivery's states, and the conditions every statement on deliveries shares, each written once
- * here. A condition names the delivery (webhook_event) by the alias its statement gives it.
+ * here. A condition names the delivery by the alias its statement gives it.
  */
 
 /**
@@ -13,11 +13,11 @@ import type { Row } from "../../sql/rows.js";
  * WebhookDelivery) type it: its payload is jsonb, which pg parses into a JSON value and the query
  * builder's generated types call `unknown`, the one difference.
  */
-export type Delivery = Omit<Row<"webhookEvent">, "payload"> & { payload: Prisma.JsonValue };
-export const asDelivery = (row: Row<"webhookEvent">): Delivery => ({ ...row, payload: row.payload as Prisma.JsonValue });
+export type Delivery = Omit<Row<"delivery">, "payload"> & { payload: Prisma.JsonValue };
+export const asDelivery = (row: Row<"delivery">): Delivery => ({ ...row, payload: row.payload as Prisma.JsonValue });
 
 /** A column of the delivery `alias` in a statement. */
-const column = (alias: string, name: keyof WebhookEvent) => sql.ref(`${alias}.${name}`);
+const column = (alias: string, name: keyof DeliveryTable) => sql.ref(`${alias}.${name}`);
 
 /**
  * The SET of a delivery held for its disabled endpoint: not sent, no job, and why. The worker holds

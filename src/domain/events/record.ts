@@ -35,7 +35,7 @@ export const newEventsInsert = (qb: QueryBuilder, source: RawBuilder<unknown>) =
  */
 export const endpointDeliveriesInsert = (qb: QueryBuilder, param: Param<CallParams>) =>
   qb
-    .insertInto("webhookEvent")
+    .insertInto("delivery")
     .columns([
       "id",
       "merchantId",
@@ -55,7 +55,7 @@ export const endpointDeliveriesInsert = (qb: QueryBuilder, param: Param<CallPara
     ])
     .expression(
       sql`SELECT gen_random_uuid(), ev.merchant_id, ev.request_id, ep.id, ep.id, ev.id, ev.type, ep.url, ev.payload,
-                 CASE WHEN ep.enabled THEN 'PENDING' ELSE 'HELD' END::"WebhookEventState",
+                 CASE WHEN ep.enabled THEN 'PENDING' ELSE 'HELD' END::"DeliveryState",
                  ${param("correlationId")}::text, ${param("traceparent")}::text, ev.created_at, ev.created_at, ev.created_at
           FROM new_events ev JOIN webhook_endpoint ep ON ep.merchant_id = ev.merchant_id AND ev.type = ANY (ep.event_types)
           FOR KEY SHARE OF ep`,

@@ -28,7 +28,10 @@ export interface RetentionSettings {
   batchSize: number;
 }
 
-/** Rows each sweep deleted, by table. */
+/**
+ * Rows each sweep deleted, by table. The deliveries' (table `delivery`) keep their former name,
+ * `webhook_event`: it is the `table` label of payreq_retention_deleted_rows_total, which dashboards read.
+ */
 export type SweepCounts = Record<
   "idempotency_key" | "webhook_event" | "webhook_attempt" | "event" | "webhook_destination" | "activity",
   number
@@ -58,7 +61,7 @@ async function deleteOldEvents(cutoff: Date, batchSize: number): Promise<number>
           .select(ctid)
           .where("e.createdAt", "<", cutoff)
           .where((eb) =>
-            eb.not(eb.exists(eb.selectFrom("webhookEvent as w").select(sql.lit(1).as("one")).whereRef("w.eventId", "=", "e.id"))),
+            eb.not(eb.exists(eb.selectFrom("delivery as w").select(sql.lit(1).as("one")).whereRef("w.eventId", "=", "e.id"))),
           )
           .limit(batchSize),
       ),

@@ -50,7 +50,7 @@ export const transactionEventSource = (param: Param<AnnouncementParams>) =>
  */
 export const notifyUrlDeliveryInsert = (qb: QueryBuilder, param: Param<AnnouncementParams>) =>
   qb
-    .insertInto("webhookEvent")
+    .insertInto("delivery")
     .columns([
       "id",
       "merchantId",

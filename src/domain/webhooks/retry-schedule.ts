@@ -1,13 +1,13 @@
-import type { WebhookAttemptOutcome, WebhookEventState } from "../../generated/prisma/client.js";
+import type { WebhookAttemptOutcome, DeliveryState } from "../../generated/prisma/client.js";
 
 /**
- * A webhook event's retry schedule, the rule the worker applies to each attempt's outcome; the
+ * A delivery's retry schedule, the rule the worker applies to each attempt's outcome; the
  * outbox row in PostgreSQL keeps what it decides (docs/architecture.md, "Delivery schedule").
  */
 
 /** What an attempt moved its event to. */
 export interface AttemptVerdict {
-  state: WebhookEventState;
+  state: DeliveryState;
   /** When a PENDING event's next attempt is due. */
   nextAttemptAt?: Date;
 }

@@ -9,7 +9,7 @@ import { notificationTransaction } from "./events.js";
  * delivery's). Null when the stored payload is not what its kind needs.
  */
 export function tokenClaims(
-  delivery: Pick<Row<"webhookEvent">, "id" | "type" | "eventId" | "payload" | "createdAt">,
+  delivery: Pick<Row<"delivery">, "id" | "type" | "eventId" | "payload" | "createdAt">,
 ): { jti: string; claims: Record<string, unknown> } | null {
   if (delivery.type === null) {
     const transaction = notificationTransaction.safeParse(delivery.payload);

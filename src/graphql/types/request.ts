@@ -92,7 +92,7 @@ builder.prismaObjectFields(PaymentRequest, (t) => ({
     description: "Refunds of the request's purchase, oldest first.",
     query: { where: { type: "REFUND" }, orderBy: { createdAt: "asc" } },
   }),
-  webhookEvents: t.relation("webhookEvents", {
+  webhookEvents: t.relation("deliveries", {
     description: "Notifications of the request's transactions to its notifyUrl, oldest first.",
     query: { where: { endpointId: null }, orderBy: { createdAt: "asc" } },
   }),

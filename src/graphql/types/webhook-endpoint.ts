@@ -44,7 +44,7 @@ const WebhookEndpointHealth = builder.objectRef<EndpointHealth>("WebhookEndpoint
   }),
 });
 
-export const WebhookDelivery = builder.prismaObject("WebhookEvent", {
+export const WebhookDelivery = builder.prismaObject("Delivery", {
   variant: "WebhookDelivery",
   description: "One event's delivery to an endpoint (or a test event), with its attempts.",
   interfaces: [WebhookOutboxEntry],

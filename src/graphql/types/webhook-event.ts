@@ -1,13 +1,13 @@
 import { requireMerchant } from "../../domain/auth.js";
 import { OUTBOX_LOG_PAGE, pageSize } from "../../domain/page-size.js";
-import type { WebhookEventState } from "../../generated/prisma/client.js";
-import { redeliverWebhookEvent } from "../../domain/deliveries/redeliver.js";
+import type { DeliveryState } from "../../generated/prisma/client.js";
+import { redeliverNotification } from "../../domain/deliveries/redeliver.js";
 import { builder } from "../builder.js";
 import { prismaOn } from "../prisma.js";
 
 /** What a page of an outbox log asks for: newest first, optionally in some states, 1 to 200 (50 by default). */
 export interface OutboxLogPage {
-  states?: WebhookEventState[] | null;
+  states?: DeliveryState[] | null;
   first?: number | null;
 }
 
@@ -61,7 +61,7 @@ builder.prismaObject("WebhookAttempt", {
  * What every delivery in the outbox shows, a notification to a notifyUrl (WebhookEvent) as a
  * delivery to an endpoint (WebhookDelivery): where it goes, its state and its attempts.
  */
-export const WebhookOutboxEntry = builder.prismaInterface("WebhookEvent", {
+export const WebhookOutboxEntry = builder.prismaInterface("Delivery", {
   variant: "WebhookOutboxEntry",
   description: "One token's delivery, with its attempts: a notification to a notifyUrl, or a delivery to an endpoint.",
   fields: (t) => ({
@@ -79,7 +79,8 @@ export const WebhookOutboxEntry = builder.prismaInterface("WebhookEvent", {
   resolveType: (entry) => (entry.endpointId === null ? "WebhookEvent" : "WebhookDelivery"),
 });
 
-export const WebhookEvent = builder.prismaObject("WebhookEvent", {
+export const WebhookEvent = builder.prismaObject("Delivery", {
+  name: "WebhookEvent",
   description: "A notification of a completed transaction to the request's notifyUrl.",
   interfaces: [WebhookOutboxEntry],
   fields: (t) => ({
@@ -91,7 +92,7 @@ export const WebhookEvent = builder.prismaObject("WebhookEvent", {
 
 builder.queryFields((t) => ({
   webhookEvents: t.prismaField({
-    type: ["WebhookEvent"],
+    type: ["Delivery"],
     description: "The merchant's notifications, newest first; filter by state to find failed deliveries.",
     args: {
       states: t.arg({ type: [WebhookEventStateEnum], description: "Only events in these states." }),
@@ -102,7 +103,7 @@ builder.queryFields((t) => ({
     resolve: async (query, _root, args, ctx) => {
       const { merchantId } = requireMerchant(await ctx.reads.domain());
       const { where, ...page } = outboxLogPage(args);
-      return prismaOn(ctx.reads.settled()).webhookEvent.findMany({
+      return prismaOn(ctx.reads.settled()).delivery.findMany({
         ...query,
         where: { merchantId, endpointId: null, ...where },
         ...page,
@@ -117,6 +118,6 @@ builder.mutationFields((t) => ({
     description: "Attempt a notification again now: the same token claims, the same jti.",
     args: { eventId: t.arg.id({ required: true, description: "The event to redeliver." }) },
     errors: {},
-    resolve: async (_root, args, ctx) => redeliverWebhookEvent(await ctx.domain(), { eventId: args.eventId }),
+    resolve: async (_root, args, ctx) => redeliverNotification(await ctx.domain(), { eventId: args.eventId }),
   }),
 }));
