@@ -5,6 +5,7 @@ import base from "./vitest.config.js";
 export default mergeConfig(
   { ...base, test: { ...base.test, projects: undefined } },
   defineConfig({
-    test: { include: ["test/browser/**/*.test.ts"], setupFiles: ["test/setup/open-database.ts"], testTimeout: 60_000 },
+    // A test takes a few page loads and steps, each of which may wait up to a minute (test/browser/chromium.ts).
+    test: { include: ["test/browser/**/*.test.ts"], setupFiles: ["test/setup/open-database.ts"], testTimeout: 120_000 },
   }),
 );

@@ -1,4 +1,10 @@
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
+
+/**
+ * How long a page may take to load, or a step on it to happen: while the suite's other files keep
+ * the cores busy, Chromium parses GraphiQL's editor alone for longer than Playwright's default 30 s.
+ */
+const BROWSER_STEP_MS = 60_000;
 
 /** Debian's Chromium (or CHROMIUM_PATH), headless, with its own background traffic off: this machine reaches no outside network. */
 export const launchChromium = (): Promise<Browser> =>
@@ -14,3 +20,10 @@ export const launchChromium = (): Promise<Browser> =>
       "--disable-sync",
     ],
   });
+
+/** A page in a context of its own, whose loads and steps wait up to BROWSER_STEP_MS. */
+export async function newPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext(options);
+  context.setDefaultTimeout(BROWSER_STEP_MS);
+  return context.newPage();
+}

@@ -10,7 +10,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildMerchant } from "../factories.js";
 import { createTestApp } from "../test-app.js";
-import { launchChromium } from "./chromium.js";
+import { launchChromium, newPage } from "./chromium.js";
 
 let browser: Browser;
 let dashboard: Server;
@@ -48,7 +48,7 @@ afterAll(async () => {
 
 /** What the dashboard page's fetch of /graphql gets: the merchant's name, or the browser's refusal. */
 async function dashboardReads(service: string, apiKey: string, merchantId: string): Promise<string> {
-  const page = await browser.newPage();
+  const page = await newPage(browser);
   try {
     await page.goto(dashboardOrigin);
     return await page.evaluate(

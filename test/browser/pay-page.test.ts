@@ -12,7 +12,7 @@ import { dirname, resolve } from "node:path";
 import { serve, type ServerType } from "@hono/node-server";
 import axe from "axe-core";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { launchChromium } from "./chromium.js";
+import { launchChromium, newPage } from "./chromium.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowRedirects } from "../../src/domain/merchants/redirects.js";
 import { cancelRequest } from "../../src/domain/requests/cancel.js";
@@ -61,8 +61,7 @@ afterAll(async () => {
 
 /** A page whose requests beyond loopback are refused and listed, with the calls it made to the service. */
 async function openPage(options: BrowserContextOptions = {}) {
-  const context = await browser.newContext({ locale: "en-NZ", ...options });
-  const page = await context.newPage();
+  const page = await newPage(browser, { locale: "en-NZ", ...options });
   const leaving: string[] = [];
   const calls: string[] = [];
   await page.route("**/*", (route) => {
@@ -74,7 +73,7 @@ async function openPage(options: BrowserContextOptions = {}) {
     leaving.push(url.href);
     return route.abort();
   });
-  return { page, leaving, calls, close: () => context.close() };
+  return { page, leaving, calls, close: () => page.context().close() };
 }
 
 async function newRequest(merchant: TestMerchant, extra: Record<string, unknown> = {}, now?: Date) {
