@@ -11,6 +11,10 @@ sh scripts/engines/ensure-engines.sh
 # test/start/npm-start.test.ts starts: made once here, not once per Node run, and emitted without
 # checking its types (--noCheck: the same output), which the type check beside the runs does.
 export PAYREQ_TEST_TALLY="$PWD/.data/test-tally-$$.jsonl"
+# Node 22 and later keep the code they compile for a module here and reuse it in the next process
+# that loads it (Node 20 ignores the setting): the Node 24 run starts hundreds of processes (the
+# CLI, the API, the worker) from the same files, and spends about a tenth less CPU with it.
+export NODE_COMPILE_CACHE="$PWD/.data/node-compile-cache"
 export PAYREQ_TEST_DIST=".data/dist-test-$$"
 trap 'rm -rf "$PAYREQ_TEST_DIST" "$PAYREQ_TEST_TALLY"' EXIT
 tsc -p tsconfig.build.json --noCheck --outDir "$PAYREQ_TEST_DIST"
