@@ -234,7 +234,15 @@ describe("webhook endpoints", () => {
     // Every third answer fails: each endpoint keeps moving between failing and healthy while a
     // dozen batches finish at once. Each batch's record must commit: every call the receiver got
     // is a finished attempt, and none is left in flight (a lost record is sent again after its lease).
-    const receiver = await startReceiver((index) => ({ status: index % 3 === 0 ? 500 : 200 }));
+    // An event fails at most twice, on whichever endpoints: a delivery whose eight attempts all met a
+    // third answer would end EXHAUSTED (one in 6,500 by chance, one run in 30 with 240 deliveries).
+    const failed = new Map<string, number>();
+    const receiver: Awaited<ReturnType<typeof startReceiver>> = await startReceiver((index) => {
+      const { jti = "" } = decodeJwt(receiver.received[index]!.token);
+      const fails = index % 3 === 0 && (failed.get(jti) ?? 0) < 2;
+      if (fails) failed.set(jti, (failed.get(jti) ?? 0) + 1);
+      return { status: fails ? 500 : 200 };
+    });
     const merchant = await buildMerchant();
     await Promise.all(Array.from({ length: 4 }, (_, n) => endpointFor(merchant, `${receiver.url}/${n}`, ["PAYMENT_COMPLETED"])));
     const log = keptLog();
@@ -243,8 +251,12 @@ describe("webhook endpoints", () => {
       async () => {
         await Promise.all(Array.from({ length: 60 }, () => paid(merchant)));
         await until(
-          () => db.delivery.findMany({ where: { merchantId: merchant.merchantId } }),
-          (all) => all.length === 240 && all.every((row) => row.state === "DELIVERED"),
+          // A failure prints how many there are, and those not delivered.
+          async () => {
+            const all = await db.delivery.findMany({ where: { merchantId: merchant.merchantId } });
+            return { count: all.length, undelivered: all.filter((row) => row.state !== "DELIVERED") };
+          },
+          ({ count, undelivered }) => count === 240 && undelivered.length === 0,
           // Failing endpoints get a few attempts at once each (destination.ts): a few seconds on a
           // quiet machine, many more while other work keeps the cores busy.
           75_000,
