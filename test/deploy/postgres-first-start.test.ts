@@ -83,7 +83,7 @@ describe("compose.yaml's PostgreSQL health check", () => {
     expect(await healthCheck(), "healthy while no other container can connect").not.toBe(0);
     await startPostgres({ tcp: true });
     expect(await healthCheck()).toBe(0);
-  }, 30_000);
+  });
 });
 
 describe("compose.yaml's migration", () => {
@@ -167,5 +167,5 @@ describe("compose.yaml's migration", () => {
         `^payreq: Cannot reach PostgreSQL at 127\\.0\\.0\\.1:${port} within 2 s \\(DATABASE_WAIT_TIMEOUT\\): nothing is listening there\\. Start PostgreSQL or set DATABASE_URL to a running server\\.\\n$`,
       ),
     );
-  }, 30_000);
+  });
 });

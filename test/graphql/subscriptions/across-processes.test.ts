@@ -107,5 +107,5 @@ describe("paymentRequestChanged over SSE", () => {
       { id: theirOwn.id, status: "CANCELLED" },
     ]);
     await Promise.all([mine.stop(), theirs.stop()]);
-  }, 40_000);
+  });
 });
