@@ -184,5 +184,5 @@ describe("SIGTERM under load", () => {
       refused.filter((reference) => stored.has(reference)),
       "refused but stored",
     ).toEqual([]);
-  }, 60_000);
+  });
 });

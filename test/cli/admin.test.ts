@@ -25,9 +25,7 @@ async function admin(...args: string[]) {
   return adminWith({}, ...args);
 }
 
-// Each test runs the CLI a few times, a process of its own each: seconds apiece while other work
-// keeps the cores busy.
-describe("admin CLI", { timeout: 60_000 }, () => {
+describe("admin CLI", () => {
   it("merchant create --json prints a merchant id and a working merchant key", async () => {
     const { code, stdout } = await admin("merchant", "create", "--name", "Corner Cafe", "--currency", "aud", "--json");
     expect(code).toBe(0);
@@ -399,81 +397,76 @@ describe("admin CLI webhook endpoints", () => {
     },
   );
 
-  it(
-    "recovers what a disabled endpoint held, once a minute, and says a test event no worker sent was not attempted yet",
-    { timeout: 60_000 },
-    async () => {
-      const merchant = await buildMerchant();
-      const endpoint = await buildEndpoint(merchant, { url: hookUrl, eventTypes: ["REQUEST_CANCELLED"] });
-      const since = new Date(Date.now() - 60_000).toISOString();
-      const { request } = await buildRequest({ merchant });
-      await cancelRequest(merchant.ctx, { requestId: request.id });
-      const deliveries = () => db.delivery.findMany({ where: { endpointId: endpoint.id, type: "REQUEST_CANCELLED" } });
+  it("recovers what a disabled endpoint held, once a minute, and says a test event no worker sent was not attempted yet", async () => {
+    const merchant = await buildMerchant();
+    const endpoint = await buildEndpoint(merchant, { url: hookUrl, eventTypes: ["REQUEST_CANCELLED"] });
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const { request } = await buildRequest({ merchant });
+    await cancelRequest(merchant.ctx, { requestId: request.id });
+    const deliveries = () => db.delivery.findMany({ where: { endpointId: endpoint.id, type: "REQUEST_CANCELLED" } });
 
-      // No worker runs on this database: the test event waits WEBHOOK_TIMEOUT + 5 s for one, then says so.
-      const [ping, disabled] = await Promise.all([
-        adminWith({ WEBHOOK_TIMEOUT: "1ms" }, "endpoint", "ping", endpoint.id),
-        admin("endpoint", "update", endpoint.id, "--disable"),
-      ]);
-      expect(ping.code).toBe(1);
-      const pinged = fromLines(ping.stdout);
-      expect(pinged).toEqual({
-        deliveryId: UUID,
-        delivered: "false",
-        outcome: "not attempted yet",
-        note: "no worker made its attempt within 5001 ms; a running worker still sends it once",
-      });
-      expect(await db.delivery.findUniqueOrThrow({ where: { id: pinged.deliveryId } })).toMatchObject({
-        endpointId: endpoint.id,
-        type: "PING",
-        state: "PENDING",
-        attempts: 0,
-        attemptLimit: 1,
-      });
-      expect(fromLines(disabled.stdout)).toMatchObject({ enabled: "false" });
-      expect((await deliveries()).map((row) => row.state)).toEqual(["HELD"]);
+    // No worker runs on this database: the test event waits WEBHOOK_TIMEOUT + 5 s for one, then says so.
+    const [ping, disabled] = await Promise.all([
+      adminWith({ WEBHOOK_TIMEOUT: "1ms" }, "endpoint", "ping", endpoint.id),
+      admin("endpoint", "update", endpoint.id, "--disable"),
+    ]);
+    expect(ping.code).toBe(1);
+    const pinged = fromLines(ping.stdout);
+    expect(pinged).toEqual({
+      deliveryId: UUID,
+      delivered: "false",
+      outcome: "not attempted yet",
+      note: "no worker made its attempt within 5001 ms; a running worker still sends it once",
+    });
+    expect(await db.delivery.findUniqueOrThrow({ where: { id: pinged.deliveryId } })).toMatchObject({
+      endpointId: endpoint.id,
+      type: "PING",
+      state: "PENDING",
+      attempts: 0,
+      attemptLimit: 1,
+    });
+    expect(fromLines(disabled.stdout)).toMatchObject({ enabled: "false" });
+    expect((await deliveries()).map((row) => row.state)).toEqual(["HELD"]);
 
-      const [whileDisabled, badSince, unknown] = await Promise.all([
-        admin("endpoint", "recover", endpoint.id, "--since", since, "--json"),
-        admin("endpoint", "recover", endpoint.id, "--since", "yesterday", "--json"),
-        admin("endpoint", "recover", randomUUID(), "--since", since, "--json"),
-      ]);
-      expect([whileDisabled, badSince, unknown].map((answer) => [answer.code, JSON.parse(answer.stderr!).error])).toEqual([
-        [1, "WEBHOOK_ENDPOINT_DISABLED"],
-        [1, "BAD_REQUEST"],
-        [1, "WEBHOOK_ENDPOINT_NOT_FOUND"],
-      ]);
+    const [whileDisabled, badSince, unknown] = await Promise.all([
+      admin("endpoint", "recover", endpoint.id, "--since", since, "--json"),
+      admin("endpoint", "recover", endpoint.id, "--since", "yesterday", "--json"),
+      admin("endpoint", "recover", randomUUID(), "--since", since, "--json"),
+    ]);
+    expect([whileDisabled, badSince, unknown].map((answer) => [answer.code, JSON.parse(answer.stderr!).error])).toEqual([
+      [1, "WEBHOOK_ENDPOINT_DISABLED"],
+      [1, "BAD_REQUEST"],
+      [1, "WEBHOOK_ENDPOINT_NOT_FOUND"],
+    ]);
 
-      expect((await admin("endpoint", "update", endpoint.id, "--enable")).code).toBe(0);
-      // A blank --types, as any blank option, is not given: the types stay.
-      const blankTypes = await admin("endpoint", "update", endpoint.id, "--types", " ", "--enable", "--json");
-      expect([blankTypes.code, JSON.parse(blankTypes.stdout).eventTypes]).toEqual([0, ["request.cancelled"]]);
-      // Enabling sends nothing by itself: what was held waits for a recovery.
-      expect((await deliveries()).map((row) => row.state)).toEqual(["HELD"]);
-      const recovered = await admin("endpoint", "recover", endpoint.id, "--since", since);
-      expect(recovered).toEqual({ code: 0, stdout: `endpointId: ${endpoint.id}\nqueued: 1\n` });
-      // Held before its first attempt, it goes on with its whole schedule.
-      expect(await deliveries()).toEqual([expect.objectContaining({ state: "PENDING", attempts: 0, attemptLimit: null })]);
+    expect((await admin("endpoint", "update", endpoint.id, "--enable")).code).toBe(0);
+    // A blank --types, as any blank option, is not given: the types stay.
+    const blankTypes = await admin("endpoint", "update", endpoint.id, "--types", " ", "--enable", "--json");
+    expect([blankTypes.code, JSON.parse(blankTypes.stdout).eventTypes]).toEqual([0, ["request.cancelled"]]);
+    // Enabling sends nothing by itself: what was held waits for a recovery.
+    expect((await deliveries()).map((row) => row.state)).toEqual(["HELD"]);
+    const recovered = await admin("endpoint", "recover", endpoint.id, "--since", since);
+    expect(recovered).toEqual({ code: 0, stdout: `endpointId: ${endpoint.id}\nqueued: 1\n` });
+    // Held before its first attempt, it goes on with its whole schedule.
+    expect(await deliveries()).toEqual([expect.objectContaining({ state: "PENDING", attempts: 0, attemptLimit: null })]);
 
-      const [json, text] = await Promise.all([
-        admin("endpoint", "recover", endpoint.id, "--since", since, "--json"),
-        admin("endpoint", "recover", endpoint.id, "--since", since),
-      ]);
-      expect(json.code).toBe(1);
-      const limited = JSON.parse(json.stderr!) as { error: string; retryAfterSeconds: number };
-      expect(limited).toMatchObject({ error: "RATE_LIMIT_EXCEEDED", retryAfterSeconds: expect.any(Number) });
-      expect(limited.retryAfterSeconds).toBeGreaterThan(0);
-      expect(limited.retryAfterSeconds).toBeLessThanOrEqual(60);
-      expect(text).toMatchObject({
-        code: 1,
-        stderr: expect.stringMatching(/^RATE_LIMIT_EXCEEDED: One recovery per endpoint a minute\b/),
-      });
-    },
-  );
+    const [json, text] = await Promise.all([
+      admin("endpoint", "recover", endpoint.id, "--since", since, "--json"),
+      admin("endpoint", "recover", endpoint.id, "--since", since),
+    ]);
+    expect(json.code).toBe(1);
+    const limited = JSON.parse(json.stderr!) as { error: string; retryAfterSeconds: number };
+    expect(limited).toMatchObject({ error: "RATE_LIMIT_EXCEEDED", retryAfterSeconds: expect.any(Number) });
+    expect(limited.retryAfterSeconds).toBeGreaterThan(0);
+    expect(limited.retryAfterSeconds).toBeLessThanOrEqual(60);
+    expect(text).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^RATE_LIMIT_EXCEEDED: One recovery per endpoint a minute\b/),
+    });
+  });
 });
 
-// Two runs of npm and the CLI through tsx, seconds of CPU each, as the other process tests.
-describe("admin CLI settings", { timeout: 60_000 }, () => {
+describe("admin CLI settings", () => {
   it("works in the database .env names, unless DATABASE_URL is set in the environment", async () => {
     const database = await ownDatabase();
     const project = await projectCopy({ DATABASE_URL: database.url });

@@ -132,7 +132,7 @@ afterAll(async () => {
   redis.disconnect();
   // Tens of thousands of files (the Prisma CLI's): seconds on a slow disk.
   await rm(work, { recursive: true, force: true });
-}, 60_000);
+});
 
 describe("the image's runtime files", () => {
   it("are the bundles and the packages they leave out, a fifth of the production packages' 538 MB", () => {
@@ -167,7 +167,7 @@ describe("from the image's files", () => {
     } finally {
       await client.end();
     }
-  }, 60_000);
+  });
 
   it("the API (the image's default command) runs API_PROCESSES processes answering /health, /ready and a call; the CLI makes a merchant", async () => {
     const cmd = JSON.parse(read("Dockerfile").match(/^CMD (\[.*\])$/m)![1]!) as string[];
@@ -188,7 +188,7 @@ describe("from the image's files", () => {
       body: JSON.stringify({ merchantId, asset: "NZD", amount: 300 }),
     });
     expect([created.status, ((await created.json()) as { status?: string }).status]).toEqual([200, "new"]);
-  }, 60_000);
+  });
 
   it("the worker starts and its health check passes", async () => {
     const key = join(work, "webhook-signing-key.pem");
@@ -199,5 +199,5 @@ describe("from the image's files", () => {
     const [, ...check] = compose.services.worker!.healthcheck!.test!;
     const passes = async () => (await exitOf(start(check, extra, true))) === 0;
     expect(await until(passes, Boolean, 30_000, "the worker's health check to pass", 500)).toBe(true);
-  }, 60_000);
+  });
 });

@@ -42,7 +42,7 @@ beforeAll(async () => {
   await promisify(execFile)(
     ...wrap(`${POSTGRES_BIN}/initdb`, ["-D", join(dir, "data"), "-U", "postgres", "--auth=trust", "--locale=C", "--no-sync"]),
   );
-}, 60_000);
+});
 afterEach(async () => {
   await server?.stop("SIGQUIT");
   server = undefined;
@@ -149,7 +149,7 @@ describe("compose.yaml's migration", () => {
     } finally {
       await client.end();
     }
-  }, 60_000);
+  });
 
   it("gives up after DATABASE_WAIT_TIMEOUT with one sentence and exit code 1", async () => {
     await startPostgres({ tcp: false });

@@ -51,7 +51,7 @@ afterAll(async () => {
 });
 
 describe("the README's webhook endpoint walkthrough", () => {
-  it("works with the API on the port .env names", { timeout: 60_000 }, async () => {
+  it("works with the API on the port .env names", async () => {
     expect(create).toBeDefined();
     expect(ping).toBeDefined();
     const api = await startApiProcess();

@@ -101,5 +101,5 @@ describe("a tenant's limit of reads at once", () => {
     expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(5000 / 20);
     expect(statuses.every((status) => status === 200 || status === 429)).toBe(true);
     expect((await probe(flooder)).status).toBe(200);
-  }, 60_000);
+  });
 });

@@ -77,7 +77,7 @@ async function payOn(env: Record<string, string>, engine: Engine) {
   }
 }
 
-describe("a single Redis with an ACL user and TLS only (rediss://user:password@host:port/db)", { timeout: 60_000 }, () => {
+describe("a single Redis with an ACL user and TLS only (rediss://user:password@host:port/db)", () => {
   const access = (): RedisAccess => ({ user, password, tls });
   let port: number;
   let redis: Daemon;
@@ -99,7 +99,7 @@ describe("a single Redis with an ACL user and TLS only (rediss://user:password@h
   });
 });
 
-describe("a Sentinel group whose master and replica ask for an ACL user, all over TLS", { timeout: 60_000 }, () => {
+describe("a Sentinel group whose master and replica ask for an ACL user, all over TLS", () => {
   let group: SentinelGroup;
   beforeAll(async () => {
     group = await startSentinelGroup(`payreq-${randomUUID().slice(0, 8)}`, { user, password, tls });
@@ -138,7 +138,7 @@ describe("a Sentinel group whose master and replica ask for an ACL user, all ove
   });
 });
 
-describe("a Redis Cluster with a password (requirepass) and TLS only, the Cluster bus too", { timeout: 60_000 }, () => {
+describe("a Redis Cluster with a password (requirepass) and TLS only, the Cluster bus too", () => {
   let cluster: RedisCluster;
   beforeAll(async () => {
     cluster = await startRedisCluster({ password, tls });

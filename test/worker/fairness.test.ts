@@ -114,7 +114,7 @@ describe("delivery shared between merchants", () => {
       );
       expect(receiver.mostAtOnce()).toBe(20);
     });
-  }, 60_000);
+  });
 
   it("holds a merchant whose 16 endpoints never answer to half the slots: another's notifications each arrive within 2 s", async () => {
     const { merchant: flooding, hanging } = await misbehaving();
@@ -125,7 +125,7 @@ describe("delivery shared between merchants", () => {
       // And a few per endpoint, however many wait.
       for (let i = 0; i < 16; i++) expect(hanging.most(`/hang/${i}`)).toBeLessThanOrEqual(FEW);
     });
-  }, 60_000);
+  });
 
   it("gives test events a lane of their own: another merchant's pings are attempted at once during a flood of pings", async () => {
     const { merchant: flooding, endpoints, hanging } = await misbehaving();
@@ -154,7 +154,7 @@ describe("delivery shared between merchants", () => {
       expect(hanging.most()).toBeLessThanOrEqual(TESTS_PER_MERCHANT);
       await flood;
     });
-  }, 60_000);
+  });
 
   it("lets a recovery of hundreds of deliveries wait its turns: another's notifications each arrive within 2 s", async () => {
     const { merchant: flooding, endpoints, hanging } = await misbehaving();
@@ -168,7 +168,7 @@ describe("delivery shared between merchants", () => {
       expect(recovered.reduce((sum, { queued }) => sum + queued, 0)).toBe(480);
       await othersOnTime(hanging, "the recovered deliveries to hang");
     });
-  }, 60_000);
+  });
 });
 
 describe("a failing endpoint", () => {
@@ -207,7 +207,7 @@ describe("a failing endpoint", () => {
       expect(deliveries).toHaveLength(20);
       expect(await health()).toMatchObject({ failures: 0, quick: true });
     });
-  }, 60_000);
+  });
 
   it("gets each retry within a second of its time", async () => {
     // Each delivery's first call fails; its retry is due 1.5 s after. The periodic poll is a minute
@@ -250,5 +250,5 @@ describe("a failing endpoint", () => {
         expect(late).toBeLessThan(1_000 + pickUp);
       }
     });
-  }, 60_000);
+  });
 });

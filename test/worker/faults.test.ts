@@ -66,7 +66,7 @@ describe("webhook delivery under faults", () => {
     await receiver.close();
     // Longer than its waits: when one runs out, its message shows the events' states, and the
     // worker is closed before the next test starts (a test timeout would leave it delivering).
-  }, 60_000);
+  });
 
   it("delivers an event whose queued job lost its data while keeping its place (a partial loss)", async () => {
     const receiver = await startReceiver();
@@ -97,7 +97,7 @@ describe("webhook delivery under faults", () => {
       expect(receiver.of(id)).toHaveLength(1);
     });
     await receiver.close();
-  }, 60_000);
+  });
 
   it("delivers a new event whose job's id holds a leftover hash (Redis lost its id counter)", async () => {
     const receiver = await startReceiver();
@@ -123,7 +123,7 @@ describe("webhook delivery under faults", () => {
       expect(receiver.of(id)).toHaveLength(1);
     });
     await receiver.close();
-  }, 60_000);
+  });
 
   it("sends a notification once when a second job for its event runs while its attempt is in flight", async () => {
     // After an outage (a Redis failover, a restart), the outbox's poll gives a job again to an event
@@ -156,7 +156,7 @@ describe("webhook delivery under faults", () => {
       expect(event.deliveryAttempts.map((a) => a.outcome)).toEqual(["DELIVERED"]);
     });
     await receiver.close();
-  }, 60_000);
+  });
 
   it("gives no second job to events whose job only waits its turn behind slow deliveries", async () => {
     // One job in flight at a time, each of 10 attempts held 300 ms by the receiver: the later jobs
@@ -179,7 +179,7 @@ describe("webhook delivery under faults", () => {
     );
     expect(log.lines.filter((line) => line.includes("whose job was lost"))).toEqual([]);
     await receiver.close();
-  }, 60_000);
+  });
 
   it("delivers an event whose worker was killed with SIGKILL mid-delivery", async () => {
     // The first call hangs past the kill; later calls answer at once. The kill must come before the
@@ -228,5 +228,5 @@ describe("webhook delivery under faults", () => {
       expect(event.attempts).toBe(attempts.length);
     });
     await receiver.close();
-  }, 60_000);
+  });
 });

@@ -116,5 +116,5 @@ describe("paymentRequestChanged: open streams per key and per address", () => {
     // The live process renewed its own leases meanwhile: only the dead one's half came free.
     await expectRefused(a, merchant, address, "API key");
     streams.forEach((stream) => stream.close());
-  }, 60_000);
+  });
 });
