@@ -7,9 +7,10 @@ set -e
 npm run setup
 sh scripts/engines/ensure-engines.sh
 
-# The runs' tallies (test/setup/summary-reporter.ts), and the production build that
-# test/start/npm-start.test.ts starts: made once here, not once per Node run, and emitted without
-# checking its types (--noCheck: the same output), which the type check beside the runs does.
+# The runs' tallies (test/setup/summary-reporter.ts); the production build that
+# test/start/npm-start.test.ts starts, emitted without checking its types (--noCheck: the same
+# output), which the type check beside the runs does; and the bundles the processes tests start
+# run, as `npm start` runs them (scripts/bundle-cache.js): each made once here, not once per run.
 export PAYREQ_TEST_TALLY="$PWD/.data/test-tally-$$.jsonl"
 # Node 22 and later keep the code they compile for a module here and reuse it in the next process
 # that loads it (Node 20 ignores the setting): the Node 24 run starts hundreds of processes (the
@@ -18,6 +19,7 @@ export NODE_COMPILE_CACHE="$PWD/.data/node-compile-cache"
 export PAYREQ_TEST_DIST=".data/dist-test-$$"
 trap 'rm -rf "$PAYREQ_TEST_DIST" "$PAYREQ_TEST_TALLY"' EXIT
 tsc -p tsconfig.build.json --noCheck --outDir "$PAYREQ_TEST_DIST"
+node scripts/bundle-cache.js >/dev/null
 
 # The static checks run beside the suite, not before it: the machine is busy throughout either
 # way, and they fill the time the runs spend waiting (for an engine to restart, a lease to lapse).

@@ -15,8 +15,13 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EXTERNAL } from "./modules.js";
 
-/** @type {typeof import("esbuild")} */
-const esbuild = createRequire(import.meta.url)("esbuild");
+/**
+ * esbuild, required when a bundle is made: loading it checks its binary's version (a quarter of a
+ * second), which a start that finds its bundles made (scripts/bundle-cache.js) does without.
+ *
+ * @returns {typeof import("esbuild")}
+ */
+const loadEsbuild = () => createRequire(import.meta.url)("esbuild");
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -41,9 +46,11 @@ export const ENTRY_POINTS = [
  *
  * @param {string} outdir
  * @param {string[]} entryPoints
+ * @param {{ sourcemap?: "linked" }} options source maps beside the bundles (`npm start`'s: scripts/bundle-cache.js)
  */
-export async function bundle(outdir, entryPoints = ENTRY_POINTS) {
+export async function bundle(outdir, entryPoints = ENTRY_POINTS, { sourcemap } = {}) {
   rmSync(outdir, { recursive: true, force: true });
+  const esbuild = loadEsbuild();
   try {
     return await esbuild.build({
       absWorkingDir: root,
@@ -65,6 +72,8 @@ export async function bundle(outdir, entryPoints = ENTRY_POINTS) {
       },
       logLevel: "warning",
       metafile: true,
+      sourcemap,
+      sourcesContent: false,
     });
   } finally {
     // esbuild's service process would otherwise stay for as long as the process that called this.

@@ -4,8 +4,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * Where the project and its processes are. The supervisor (supervisor.ts) runs as JavaScript: from the
- * sources transpiled into a run folder (`npm start`, scripts/start.js) or from the build
+ * Where the project and its processes are. The supervisor (supervisor.ts) runs as JavaScript: from
+ * `npm start`'s bundles (scripts/start.js, scripts/bundle-cache.js) or from the build
  * (`npm run start:prod`, `dist/`); the other start-up scripts may run through tsx.
  */
 const here = fileURLToPath(import.meta.url);
@@ -18,7 +18,7 @@ export const projectRoot = (() => {
   throw new Error(`no package.json above ${here}`);
 })();
 
-/** The tree the supervisor runs from, where its processes' files are: a run folder or `dist/`. */
+/** The tree the supervisor runs from, where its processes' files are: a bundle folder or `dist/`. */
 function tree(): string {
   if (!here.endsWith(".js"))
     throw new Error("the supervisor runs from JavaScript: start it with scripts/start.js (npm start) or from dist/");
@@ -32,7 +32,7 @@ export interface Entrypoint {
 }
 
 interface How {
-  /** Stack traces name the TypeScript sources (a run folder's files have linked source maps). */
+  /** Stack traces name the TypeScript sources (`npm start`'s bundles have linked source maps). */
   sourceMaps: boolean;
 }
 

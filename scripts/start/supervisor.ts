@@ -10,7 +10,6 @@
  * imports Node and scripts/start's small supervision modules only (no schema, driver or client;
  * the test of `npm start` checks what it carries), and prom-client when it serves metrics.
  */
-import { rm } from "node:fs/promises";
 import { get } from "node:http";
 import { parseArgs } from "node:util";
 import type { DemoCredentials } from "./demo-merchant.js";
@@ -24,12 +23,11 @@ import { until } from "../../src/poll.js";
 const say = (line: string) => console.log(`payreq: ${line}`);
 
 /**
- * Runs the group until it stops, then sets the exit code. `run` is the folder scripts/start.js
- * transpiled the sources into (`npm start`, `npm run dev`): its processes run from there, with
- * source maps, and it is removed when the group stops. Without it the processes run from the tree
- * this module is in (`dist/`).
+ * Runs the group until it stops, then sets the exit code. Its processes run from the tree this
+ * module is in: `npm start`'s bundles (scripts/start.js), which have source maps for stack traces
+ * to name the TypeScript sources, or the build (`dist/`).
  */
-export async function runSupervisor(run?: string): Promise<void> {
+export async function runSupervisor({ sourceMaps = false } = {}): Promise<void> {
   const { values: flags } = parseArgs({
     options: {
       demo: { type: "boolean", default: false },
@@ -37,8 +35,6 @@ export async function runSupervisor(run?: string): Promise<void> {
       api: { type: "boolean", default: false },
     },
   });
-  const sourceMaps = run !== undefined;
-  const stopRun = () => (run ? rm(run, { recursive: true, force: true }) : Promise.resolve());
 
   const checked = await runStep<{ preflight?: Preflight }>([
     ...step("preflight", { sourceMaps }),
@@ -47,7 +43,6 @@ export async function runSupervisor(run?: string): Promise<void> {
   const settings = checked.message?.preflight;
   if (!settings) {
     // The preflight said why (one sentence), or a bug showed its stack.
-    await stopRun();
     process.exitCode = checked.code || 1;
     return;
   }
@@ -91,7 +86,6 @@ export async function runSupervisor(run?: string): Promise<void> {
   }
   process.exitCode = await group.stopped;
   for (const problem of group.problems) console.error(`payreq: ${problem}`);
-  await stopRun();
 }
 
 const describeDemo = (demo: DemoCredentials, base: string, publicUrl: string) => `

@@ -24,8 +24,8 @@ describe("the processes of npm start, as the bench finds them", () => {
       [10, 9, "npm start"],
       [11, 10, "node --import tsx scripts/start/main.ts --demo"],
       [12, 11, "/app/node_modules/@esbuild/linux-x64/bin/esbuild --service=0.28.2 --ping"],
-      [13, 11, "/usr/bin/node --enable-source-maps /app/.data/run/1-11/src/api/server.js"],
-      [14, 11, "/usr/bin/node --enable-source-maps /app/.data/run/1-11/worker/index.js"],
+      [13, 11, "/usr/bin/node --enable-source-maps /app/.data/bundles/9aa8823503cb510b521d/src/api/server.js"],
+      [14, 11, "/usr/bin/node --enable-source-maps /app/.data/bundles/9aa8823503cb510b521d/worker/index.js"],
     );
     expect(pids(serviceProcesses(processes, 10))).toEqual({
       npm: 10,

@@ -12,11 +12,12 @@ import type { AddressInfo } from "node:net";
 import { existsSync, readdirSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { rotateSigningKey } from "../../src/domain/webhooks/key-files.js";
 import { currentSigningKid } from "../../src/domain/webhooks/signing-keys.js";
+import { bundleFolder } from "../../scripts/bundle-cache.js";
 import { API_NODE_FLAGS, WORKER_NODE_FLAGS } from "../../scripts/start/entrypoints.js";
 import { testDatabases } from "../../vitest.config.js";
 import { fileEnv } from "../service-processes.js";
@@ -55,13 +56,12 @@ describe("npm start", { timeout: 120_000 }, () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("NZD 3.00");
 
-    // The API and the worker run as the sources transpiled for this start, in a folder of its own.
+    // The API and the worker run as bundled for the sources as they are (made once for them, the
+    // suite's first run did it), with source maps beside them.
     const processes = group.processes();
     const running = processes.map((p) => p.command);
-    const api = running.find((command) => /\.data\/run\/[^/ ]+\/src\/api\/server\.js/.test(command));
-    expect(api, running.join("\n")).toBeDefined();
-    const runFolder = /(\S*\.data\/run\/[^/ ]+)\//.exec(api!)![1]!;
-    expect(running.some((command) => command.includes(`${runFolder}/worker/index.js`))).toBe(true);
+    const bundles = bundleFolder(resolve(import.meta.dirname, "../.."));
+    expect(group.output()).not.toContain("payreq: bundled");
 
     // The supervisor, which runs as long as they do, is plain Node: no TypeScript loader on its
     // command line or in NODE_OPTIONS, and no process of its own but the API and the worker (tsx's
@@ -71,12 +71,13 @@ describe("npm start", { timeout: 120_000 }, () => {
     expect(supervisor!.nodeOptions).not.toMatch(/tsx|--import|--loader|--require|-r\b/);
     const children = processes.filter((p) => p.parent === supervisor!.pid).map((p) => p.args.slice(1).join(" "));
     expect(children.sort(), running.join("\n")).toEqual([
-      `--enable-source-maps ${API_NODE_FLAGS.join(" ")} ${runFolder}/src/api/server.js`,
-      `--enable-source-maps ${WORKER_NODE_FLAGS.join(" ")} ${runFolder}/worker/index.js`,
+      `--enable-source-maps ${API_NODE_FLAGS.join(" ")} ${bundles}/src/api/server.js`,
+      `--enable-source-maps ${WORKER_NODE_FLAGS.join(" ")} ${bundles}/worker/index.js`,
     ]);
+    expect(existsSync(`${bundles}/src/api/server.js.map`)).toBe(true);
     expect(await group.stop("SIGTERM")).toBe(0);
     expect(group.processes()).toEqual([]);
-    expect(existsSync(runFolder), "the transpiled folder is removed when the group stops").toBe(false);
+    expect(existsSync(bundles), "the bundles stay for the next start").toBe(true);
     expect(group.output()).not.toMatch(/WARNING|will NOT be used/);
   });
 

@@ -26,9 +26,8 @@ export interface PayAssets {
 
 /**
  * The folder of the pay page's static files: `src/http/pay/static` under the first folder above
- * this module that has it. That is the checkout for tsx, the run folder of `npm start` (which
- * copies them: scripts/transpile.js) and `dist/` (the checkout above it), and the image's WORKDIR
- * for its bundles (the Dockerfile copies them).
+ * this module that has it. That is the checkout for tsx, for `npm start`'s bundles (in its
+ * `.data/bundles/`) and for `dist/`, and the image's WORKDIR for its bundles (the Dockerfile copies them).
  */
 function staticFolder(): string {
   const here = dirname(fileURLToPath(import.meta.url));
