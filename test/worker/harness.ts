@@ -131,7 +131,11 @@ export function workerConfig(webhooks: Partial<WorkerConfig["webhooks"]> = {}, p
     health: { file: undefined, everyMs: 10_000 },
     webhooks: {
       retryDelaysMs: [50, 50, 50, 50, 50, 50, 50],
-      timeoutMs: 1_000,
+      // The service's own: an attempt holds its delivery for this and 5 s more (deliveryLeaseMs), and
+      // on a machine whose cores other work keeps busy, an attempt of this process (which answers as
+      // the receiver too) has outlived a lease of 6 s; the delivery was then attempted again, and the
+      // receiver got it twice. A test of a receiver too slow to answer gives a timeout of its own.
+      timeoutMs: 10_000,
       issuer: "payreq-test",
       allowPrivateNetworks: true,
       signingKey: undefined,
