@@ -21,7 +21,7 @@ import { builder } from "../builder.js";
 import { idempotentMutation } from "../idempotent.js";
 import { PaymentMethodEnum, RequestStatusEnum } from "../enums.js";
 import { Transaction } from "./transaction.js";
-import { WebhookEvent } from "./webhook-event.js";
+import { NOTIFICATIONS, WebhookEvent } from "./webhook-event.js";
 import { merchantsOnly, readableByPayers } from "../visibility.js";
 
 const Denomination = builder.objectRef<{ asset: string; amount: bigint }>("Denomination").implement({
@@ -94,7 +94,7 @@ builder.prismaObjectFields(PaymentRequest, (t) => ({
   }),
   webhookEvents: t.relation("deliveries", {
     description: "Notifications of the request's transactions to its notifyUrl, oldest first.",
-    query: { where: { endpointId: null }, orderBy: { createdAt: "asc" } },
+    query: { where: NOTIFICATIONS, orderBy: { createdAt: "asc" } },
   }),
 }));
 

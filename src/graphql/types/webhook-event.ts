@@ -57,6 +57,9 @@ builder.prismaObject("WebhookAttempt", {
   }),
 });
 
+/** The deliveries that are notifications to a request's notifyUrl (WebhookEvent): those to no endpoint. */
+export const NOTIFICATIONS = { endpointId: null } as const;
+
 /**
  * What every delivery in the outbox shows, a notification to a notifyUrl (WebhookEvent) as a
  * delivery to an endpoint (WebhookDelivery): where it goes, its state and its attempts.
@@ -76,7 +79,7 @@ export const WebhookOutboxEntry = builder.prismaInterface("Delivery", {
       query: { orderBy: { number: "asc" } },
     }),
   }),
-  resolveType: (entry) => (entry.endpointId === null ? "WebhookEvent" : "WebhookDelivery"),
+  resolveType: (entry) => (entry.endpointId === NOTIFICATIONS.endpointId ? "WebhookEvent" : "WebhookDelivery"),
 });
 
 export const WebhookEvent = builder.prismaObject("Delivery", {
@@ -105,7 +108,7 @@ builder.queryFields((t) => ({
       const { where, ...page } = outboxLogPage(args);
       return prismaOn(ctx.reads.settled()).delivery.findMany({
         ...query,
-        where: { merchantId, endpointId: null, ...where },
+        where: { merchantId, ...NOTIFICATIONS, ...where },
         ...page,
       });
     },
