@@ -15,13 +15,8 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundle, ENTRY_POINTS } from "./image/bundle.js";
 
-/** What `npm start` runs besides the image's programs: its supervisor, the steps it runs and the client check. */
-export const START_ENTRY_POINTS = [
-  ...ENTRY_POINTS,
-  "scripts/start/supervisor.ts",
-  "scripts/start/demo-merchant.ts",
-  "scripts/start/generated-client.ts",
-];
+/** What `npm start` runs besides the image's programs: its supervisor and the demo merchant's step. */
+export const START_ENTRY_POINTS = [...ENTRY_POINTS, "scripts/start/supervisor.ts", "scripts/start/demo-merchant.ts"];
 
 /** Folders and files whose content a bundle is made of (what the programs import, and how they are bundled). */
 const INPUTS = [

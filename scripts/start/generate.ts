@@ -1,5 +1,18 @@
-/** `npm run setup`'s last step (before tests, builds and code generation): the Prisma client, when stale. */
+/**
+ * `npm run setup`'s last step (before tests, builds and code generation), and `npm start`'s first
+ * when the client is stale (scripts/start.js): the Prisma client, when stale. Exits 1 with one
+ * sentence when it cannot be generated.
+ */
 import { projectRoot } from "./entrypoints.js";
 import { ensureGeneratedClient } from "./generated-client.js";
+import { StartupProblem } from "./problem.js";
 
-if (await ensureGeneratedClient(projectRoot)) console.log("payreq: generated the Prisma client");
+const since = performance.now();
+try {
+  if (await ensureGeneratedClient(projectRoot))
+    console.log(`payreq: generated the Prisma client (${((performance.now() - since) / 1000).toFixed(1)} s)`);
+} catch (err) {
+  if (!(err instanceof StartupProblem)) throw err;
+  console.error(`payreq: ${err.message}`);
+  process.exitCode = 1;
+}
