@@ -39,8 +39,8 @@ describe("the bench's /proc probes", () => {
     const outerStart = process.cpuUsage();
     const before = await readCpuTicks(process.pid);
     const innerStart = process.cpuUsage();
-    const until = Date.now() + 300;
-    while (Date.now() < until); // busy: about 300 ms of CPU
+    // Busy for 300 ms of CPU, however long a machine busy with other work takes to give them.
+    while (seconds(process.cpuUsage(innerStart)) < 0.3);
     const inner = seconds(process.cpuUsage(innerStart));
     const after = await readCpuTicks(process.pid);
     const outer = seconds(process.cpuUsage(outerStart));
@@ -49,7 +49,6 @@ describe("the bench's /proc probes", () => {
     // what the process used around the two reads (its other threads, a collection, work while a read waited).
     expect(measuredSeconds).toBeGreaterThan(inner - 5 / ticksPerSecond);
     expect(measuredSeconds).toBeLessThan(outer + 5 / ticksPerSecond);
-    expect(inner).toBeGreaterThan(0.1);
   });
 
   it("divides the CPU time between two readings by the calls completed in between", () => {
