@@ -12,7 +12,7 @@ import { openOutbox } from "../src/domain/deliveries/attempts.js";
 import { deliveryLeaseMs } from "../src/domain/deliveries/states.js";
 import { startMaintenance } from "./maintenance.js";
 import { createWorkerMetrics, serveWorkerMetrics } from "./metrics.js";
-import { outageReporter, type OutageReporter } from "./outage.js";
+import { outageReporter, RedisCallFailed, type OutageReporter } from "./outage.js";
 import { startOutboxPoll } from "./outbox-poll.js";
 import { isLostJobState } from "./queues.js";
 import { openKeyStore } from "./signing.js";
@@ -100,14 +100,19 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
   };
 }
 
-/** An outage is one line per dependency (see outage.ts); anything else is logged as it comes, saying `what` failed. */
+/**
+ * An outage is one line per dependency (see outage.ts), Redis's for a call the step made to it (RedisCallFailed);
+ * anything else is logged as it comes, saying `what` failed.
+ */
 const failureReporter =
   (outages: Outages, logger: Logger) =>
   (what: string, fields: Record<string, unknown> = {}) =>
   (err: unknown) => {
-    if (isDatabaseUnavailable(err)) outages.database.failed(err);
-    else if (isRedisUnavailable(err)) outages.redis.failed(err);
-    else logger.error({ ...fields, err }, what);
+    const onRedis = err instanceof RedisCallFailed;
+    const cause = onRedis ? err.cause : err;
+    if (!onRedis && isDatabaseUnavailable(cause)) outages.database.failed(cause);
+    else if (isRedisUnavailable(cause)) outages.redis.failed(cause);
+    else logger.error({ ...fields, err: cause }, what);
   };
 
 /**
@@ -123,7 +128,8 @@ function reportJobFailures(worker: Worker, failed: ReturnType<typeof failureRepo
   worker.on("error", (err) => {
     if (isLostJobState(err))
       logger.warn({ err: { message: err.message } }, "a job's state was lost in Redis; its events stay in the outbox");
-    else failed("worker error")(err);
+    // The worker's own errors are its Redis connections' (a job's go to "failed").
+    else failed("worker error")(new RedisCallFailed(err));
   });
 }
 

@@ -45,3 +45,19 @@ export function outageReporter(dependency: string, logger: Logger) {
 }
 
 export type OutageReporter = ReturnType<typeof outageReporter>;
+
+/**
+ * The failure of a call to Redis, told apart from PostgreSQL's where either could fail (the outbox's
+ * poll, a BullMQ worker's processing): a socket's ECONNRESET names no dependency.
+ */
+export class RedisCallFailed extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+  }
+}
+
+/** `call`, whose failure is Redis's (RedisCallFailed). */
+export const onRedis = <T>(call: Promise<T>): Promise<T> =>
+  call.catch((err: unknown) => {
+    throw new RedisCallFailed(err);
+  });

@@ -65,7 +65,12 @@ describe("a single Redis stopped for 10 s and started again empty, under calls",
       },
     });
     const { stoppedAt, startedAt, pendingAtStop } = await outage!;
-    const outcome = await deliveredNotifications(ids, () => receiver.received.filter((_, i) => !refusedCalls.has(i)), 30_000);
+    const outcome = await deliveredNotifications(
+      ids,
+      () => receiver.received.filter((_, i) => !refusedCalls.has(i)),
+      30_000,
+      service.worker.log,
+    );
     const refused = refusals(answers);
     console.log(
       `redis restart: down ${startedAt - stoppedAt} ms; calls answered 503 for ${refused.spanMs} ms (${refused.refused.length} answers, ` +
@@ -81,7 +86,9 @@ describe("a single Redis stopped for 10 s and started again empty, under calls",
     expect(refused.refused.length).toBeGreaterThan(0);
     expect(refused.from).toBeGreaterThanOrEqual(stoppedAt - 1_000);
     expect(refused.to).toBeLessThanOrEqual(startedAt + 5_000);
-    // The worker's schedules came back with it: a request overdue now is stored EXPIRED by the sweep.
+    // The worker told of Redis's outage alone (PostgreSQL never went away), and its schedules came
+    // back with Redis: a request overdue now is stored EXPIRED by the sweep.
+    expect(service.worker.lines.filter((l) => l.dependency === "PostgreSQL")).toEqual([]);
     expect(service.worker.running()).toBe(true);
     const { request } = await buildRequest({ merchant, paymentExpirySeconds: 1 });
     const stored = await until(

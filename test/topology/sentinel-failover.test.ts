@@ -43,12 +43,13 @@ async function burstThroughFailover(count: number, replace: () => ReturnType<Sen
     },
   });
   const { failedAt, promotedAt, pendingAtFailure } = await failover!;
-  const outcome = await deliveredNotifications(ids, () => receiver.received, 60_000);
+  const outcome = await deliveredNotifications(ids, () => receiver.received, 60_000, service.worker.log);
   const refused = refusals(answers);
   console.log(
     `${what}: promoted ${promotedAt - failedAt} ms after; calls answered 503 for ${refused.spanMs} ms ` +
       `(${refused.refused.length} answers, last answered ${refused.to - promotedAt} ms after the promotion); ` +
-      `${pendingAtFailure} notifications pending then; ${outcome.delivered} delivered, ${outcome.lost} lost, ${outcome.duplicates} duplicated`,
+      `${pendingAtFailure} notifications pending then; ${outcome.delivered} delivered (the last ${outcome.deliveredAt - promotedAt} ms after the promotion), ` +
+      `${outcome.lost} lost, ${outcome.duplicates} duplicated`,
   );
 
   // Every transaction's notification arrived; a notification sent twice carried its one jti.
@@ -63,12 +64,14 @@ async function burstThroughFailover(count: number, replace: () => ReturnType<Sen
     expect(refused.to).toBeLessThanOrEqual(promotedAt + 5_000);
   }
   // Nothing was restarted, and calls keep succeeding on the new master. The worker told of the
-  // outage as one (its start and end), not as an error per retry of its clients.
+  // outage as one (its start and end), not as an error per retry of its clients, and as Redis's
+  // alone: PostgreSQL never went away.
   expect(service.worker.running()).toBe(true);
   expect(service.worker.lines.filter((l) => l.msg === "worker error")).toEqual([]);
+  expect(service.worker.lines.filter((l) => l.dependency === "PostgreSQL")).toEqual([]);
   const after = await openRequests(3, receiver.url);
   expect((await payAll(service.api.base, after.merchant, after.ids)).every((a) => a.status === 200)).toBe(true);
-  expect((await deliveredNotifications(after.ids, () => receiver.received, 20_000)).lost).toBe(0);
+  expect((await deliveredNotifications(after.ids, () => receiver.received, 20_000, service.worker.log)).lost).toBe(0);
 }
 
 describe("a Sentinel group whose master fails during a burst of notifications", () => {

@@ -45,7 +45,7 @@ async function startWorkerProcess(env: Record<string, string>) {
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const lines: { level: number; msg: string }[] = [];
+  const lines: { level: number; msg: string; dependency?: string }[] = [];
   let stderr = "";
   createInterface({ input: child.stdout }).on("line", (line) => lines.push(JSON.parse(line)));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
@@ -160,7 +160,12 @@ export function refusals(answers: Answer[]) {
  * notification verified with the service's JWKS, grouped by its transaction. `duplicates` counts
  * accepted calls beyond the first of an event.
  */
-export async function deliveredNotifications(requestIds: string[], accepted: () => { token: string }[], timeoutMs: number) {
+export async function deliveredNotifications(
+  requestIds: string[],
+  accepted: () => { token: string }[],
+  timeoutMs: number,
+  workerLog: () => string = () => "",
+) {
   const where = { requestId: { in: requestIds } };
   const events = await until(
     () => db.delivery.findMany({ where, select: { id: true, transactionId: true, state: true } }),
@@ -171,10 +176,28 @@ export async function deliveredNotifications(requestIds: string[], accepted: () 
     timeoutMs,
     "every notification to be delivered",
     200,
-  ).catch(async (err: Error) => {
-    const states = await db.delivery.groupBy({ by: ["state"], where, _count: true });
-    throw new Error(`${err.message.slice(0, 300)}\nevents by state: ${JSON.stringify(states)}; accepted ${accepted().length}`);
+  ).catch(async () => {
+    // What an excerpt of the run shows is the message's first line: it says which are missing and where they stand.
+    const got = new Set(accepted().map((r) => decodeJwt(r.token).jti));
+    const all = await db.delivery.findMany({
+      where,
+      select: { id: true, state: true, attempts: true, enqueuedAt: true, leaseUntil: true, nextAttemptAt: true, lastError: true },
+    });
+    const missing = all.filter((e) => e.state !== "DELIVERED" || !got.has(e.id));
+    const at = (date: Date | null) => (date ? `${date.getTime() - Date.now()} ms` : "-");
+    const rows = missing
+      .slice(0, 5)
+      .map(
+        (e) =>
+          `${e.id.slice(0, 8)} ${e.state} attempts ${e.attempts} enqueued ${at(e.enqueuedAt)} lease ${at(e.leaseUntil)} ` +
+          `next ${at(e.nextAttemptAt)}${e.lastError ? ` (${e.lastError})` : ""}${got.has(e.id) ? " accepted" : ""}`,
+      );
+    throw new Error(
+      `${missing.length} of ${all.length} notifications not delivered within ${timeoutMs} ms (${accepted().length} accepted): ` +
+        `${rows.join("; ")}\nthe worker's log:\n${workerLog()}`,
+    );
   });
+  const deliveredAt = Date.now();
   // The notifications of these requests' transactions (the receiver may hold others' too).
   const transactions = new Set(events.map((e) => e.transactionId));
   const claims = (await verifyNotifications(accepted().map((r) => r.token))).filter((claim) =>
@@ -187,6 +210,8 @@ export async function deliveredNotifications(requestIds: string[], accepted: () 
   }
   const eventIds = new Set(events.map((e) => e.id));
   return {
+    /** When the last of them was seen delivered (to within the 200 ms of the polling). */
+    deliveredAt,
     events,
     jtisByTransaction,
     delivered: new Set(claims.map((c) => c.jti)).size,

@@ -1,6 +1,7 @@
 import type { Queue } from "bullmq";
 import { claimDue, releaseLostClaims, type ClaimedAttempt } from "../../src/domain/deliveries/claim.js";
 import type { DeliveryLane } from "../delivery.js";
+import { onRedis } from "../outage.js";
 import { ATTEMPTS_PER_JOB, webhookJobs, type JobData, type WebhookJobData } from "../queues.js";
 
 /** Clocks of two workers may differ by this much: a job is taken for lost only once this much older than the oldest waiting one. */
@@ -41,7 +42,7 @@ export function deliveryJobs(claimed: ClaimedAttempt[]) {
  */
 async function lostBefore(queues: Queue<WebhookJobData>[], lostAfterMs: number): Promise<Date> {
   // The first of each list, oldest first.
-  const oldest = (await Promise.all(queues.map((queue) => queue.getJobs(["active", "wait"], 0, 0, true)))).flat();
+  const oldest = (await Promise.all(queues.map((queue) => onRedis(queue.getJobs(["active", "wait"], 0, 0, true))))).flat();
   return new Date(Math.min(Date.now() - lostAfterMs, ...oldest.map((job) => job.timestamp - CLOCK_MARGIN_MS)));
 }
 
@@ -68,8 +69,8 @@ export async function queueDueAttempts(
         );
   let queued = 0;
   for (const lane of lanes) {
-    const claimed = await claimDue(lane.lane, { free: await lane.free(), slots: lane.slots }, now);
-    if (claimed.length > 0) await lane.queue.addBulk(deliveryJobs(claimed));
+    const claimed = await claimDue(lane.lane, { free: await onRedis(lane.free()), slots: lane.slots }, now);
+    if (claimed.length > 0) await onRedis(lane.queue.addBulk(deliveryJobs(claimed)));
     queued += claimed.length;
   }
   return { queued, again };
