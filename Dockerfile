@@ -38,6 +38,7 @@ COPY package.json ./
 COPY src/env-file.ts ./src/
 # The pay page's stylesheet and script, which the API reads from there (src/http/pay/assets.ts).
 COPY src/http/pay/static ./src/http/pay/static
+COPY src/http/console/static ./src/http/console/static
 COPY scripts/start/engine-lock-timer.cjs ./scripts/start/
 COPY prisma ./prisma
 USER node

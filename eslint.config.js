@@ -30,6 +30,7 @@ export default defineConfig(
       // Generated: the Prisma client and Pothos types (`npm run setup`), the typed documents (codegen.ts).
       "src/generated/",
       "test/gql/",
+      "src/http/console/app/gql/",
     ],
   },
   js.configs.recommended,
@@ -131,9 +132,9 @@ export default defineConfig(
     rules: { "no-restricted-imports": "off" },
   },
   {
-    // The pay page's browser module, outside the Node program tsconfig.json checks: the rules that
-    // need no types, and the browser's globals (test/browser/ runs it in Chromium).
-    files: ["src/http/pay/static/**/*.js"],
+    // The pay page's and the console's browser modules, outside the Node program tsconfig.json checks:
+    // the rules that need no types, and the browser's globals (test/browser/ runs them in Chromium).
+    files: ["src/http/pay/static/**/*.js", "src/http/console/static/**/*.js"],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { sourceType: "module", parserOptions: { projectService: false } },
   },

@@ -32,8 +32,11 @@ if (diagnostics.length > 0) {
 // No cache of results: a typed rule's answer for a file depends on the files it imports.
 const eslint = new ESLint({
   overrideConfig: [
-    // The pay page's browser module is outside the program and linted without types (eslint.config.js).
-    { ignores: ["src/http/pay/static/**"], languageOptions: { parserOptions: { projectService: false, programs: [program] } } },
+    // The pay page's and the console's browser modules are outside the program and linted without types (eslint.config.js).
+    {
+      ignores: ["src/http/pay/static/**", "src/http/console/static/**"],
+      languageOptions: { parserOptions: { projectService: false, programs: [program] } },
+    },
   ],
 });
 const results = await eslint.lintFiles(["."]);

@@ -226,6 +226,27 @@ const databasePoolEnv = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(1000).default(20),
 });
 
+/**
+ * Where the API is reached, which the API and the CLI (its console sign-in links) read alike:
+ * publicUrlOf gives the one address.
+ */
+export const publicAddressEnv = z.object({
+  /** HTTP port of the API (GraphQL at /graphql). */
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  /**
+   * Where users reach the service (scheme, host, port and any path prefix), for the addresses it
+   * gives out: a request's pay page is `<PUBLIC_URL>/pay/<requestCode>`. Default `http://localhost:<PORT>`.
+   */
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http or https URL, e.g. https://pay.example.com" })
+    .refine((url) => !/[?#]/.test(url), "must not have a query or fragment")
+    .optional(),
+});
+
+/** PUBLIC_URL without a trailing slash, or `http://localhost:<PORT>`. */
+export const publicUrlOf = (env: { PUBLIC_URL?: string | undefined; PORT: number }) =>
+  (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
+
 /** The API process: `src/api/config.ts`. */
 export const apiEnv = sharedEnv
   .extend(databasePoolEnv.shape)
@@ -245,16 +266,7 @@ export const apiEnv = sharedEnv
     SHUTDOWN_TIMEOUT: shutdownTimeout,
     /** The address the API and its metrics port listen on; default 127.0.0.1, or every interface when NODE_ENV=production. */
     HOST: host,
-    /** HTTP port of the API (GraphQL at /graphql). */
-    PORT: z.coerce.number().int().min(0).max(65535).default(4000),
-    /**
-     * Where users reach the service (scheme, host, port and any path prefix), for the addresses it
-     * gives out: a request's pay page is `<PUBLIC_URL>/pay/<requestCode>`. Default `http://localhost:<PORT>`.
-     */
-    PUBLIC_URL: z
-      .url({ protocol: /^https?$/, error: "must be an http or https URL, e.g. https://pay.example.com" })
-      .refine((url) => !/[?#]/.test(url), "must not have a query or fragment")
-      .optional(),
+    ...publicAddressEnv.shape,
     /** Browser origins allowed to call /graphql (comma-separated, e.g. https://dashboard.example); none by default. */
     CORS_ORIGINS: commaList,
     /**
@@ -333,9 +345,10 @@ export const workerEnv = sharedEnv
       });
   });
 
-/** The operator CLI (`src/cli/admin.ts`): the database, and the signing keys it rotates. */
+/** The operator CLI (`src/cli/admin.ts`): the database, the signing keys it rotates, and the API's address (its console links). */
 export const cliEnv = sharedEnv
   .omit({ NODE_ENV: true })
+  .extend(publicAddressEnv.shape)
   .extend(signingKeyEnv.shape)
   .extend(webhookDestinationEnv.shape)
   .superRefine(redisTopologyRules);

@@ -7,14 +7,16 @@
  */
 import { randomUUID } from "node:crypto";
 import { closeDatabase, database, openDatabase, type DatabaseSettings } from "../../src/db.js";
+import { createConsoleLink } from "../../src/domain/console/sessions.js";
 import type { DomainContext } from "../../src/domain/context.js";
 import { createApiKey } from "../../src/domain/keys/create.js";
 import { revokeKeysLabelled } from "../../src/domain/keys/revoke.js";
 import { createMerchant } from "../../src/domain/merchants/create.js";
 import { createRequest } from "../../src/domain/requests/create.js";
 import { createWallet } from "../../src/domain/wallets/create.js";
-import { cliEnv, parseEnv } from "../../src/env.js";
+import { cliEnv, parseEnv, publicUrlOf } from "../../src/env.js";
 import { createLogger } from "../../src/logger.js";
+import { pageLinks } from "../../src/transport/links.js";
 
 const DEMO_NAME = "Demo Merchant";
 /** The label of the keys a start prints; the demo merchant's first key is its "initial" one. */
@@ -28,9 +30,11 @@ export interface DemoCredentials {
   walletLedger: string;
   /** A request of NZD 3.00 to pay on its page, open for a day. */
   request: { requestCode: string; shortCode: string };
+  /** A one-time sign-in link to the merchant's console (15 minutes). */
+  consoleLink: string;
 }
 
-async function seedDemoMerchant(settings: DatabaseSettings): Promise<DemoCredentials> {
+async function seedDemoMerchant(settings: DatabaseSettings, publicUrl: string): Promise<DemoCredentials> {
   const ctx: DomainContext = {
     actor: { kind: "operator" },
     requestId: randomUUID(),
@@ -65,7 +69,9 @@ async function seedDemoMerchant(settings: DatabaseSettings): Promise<DemoCredent
       description: "Demo: a flat white",
       paymentExpirySeconds: 86_399,
     });
+    const { token } = await createConsoleLink(ctx, { merchantId: merchant.merchantId, label: DEMO_LABEL });
     return {
+      consoleLink: pageLinks(publicUrl).consoleSignInUrl(token),
       merchantId: merchant.merchantId,
       merchantKey: merchant.apiKey,
       payerKey: payer.apiKey,
@@ -79,12 +85,15 @@ async function seedDemoMerchant(settings: DatabaseSettings): Promise<DemoCredent
 }
 
 const env = parseEnv(cliEnv);
-const message = await seedDemoMerchant({
-  url: env.DATABASE_URL,
-  poolSize: 2,
-  preparedStatements: env.DATABASE_PREPARED_STATEMENTS,
-  applicationName: "payreq-demo",
-}).then(
+const message = await seedDemoMerchant(
+  {
+    url: env.DATABASE_URL,
+    poolSize: 2,
+    preparedStatements: env.DATABASE_PREPARED_STATEMENTS,
+    applicationName: "payreq-demo",
+  },
+  publicUrlOf(env),
+).then(
   (demo) => ({ demo }),
   (err: Error) => ({ problem: err.message }),
 );

@@ -96,6 +96,7 @@ Demo merchant (development only; each start issues new keys and revokes those pr
   sandbox wallet  ${demo.walletId}  (NZD 1000.00; pay at ${demo.walletLedger} with it as the authorization)
   GraphiQL        ${base}/graphql  (set the X-Api-Key header)
   pay page        ${publicUrl}/pay/${demo.request.requestCode}  (NZD 3.00, short code ${demo.request.shortCode}; pay it with the wallet above)
+  console         ${demo.consoleLink}  (signs in once, within 15 minutes)
 `;
 
 /** Resolves with `port` once the API answers /health at `host`; rejects if `gaveUp` settles first or after 60 s. */

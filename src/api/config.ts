@@ -1,4 +1,4 @@
-import { apiEnv, parseEnv } from "../env.js";
+import { apiEnv, parseEnv, publicUrlOf } from "../env.js";
 import { listenHost } from "../listen-address.js";
 import { redisTopology } from "../redis-connection.js";
 import { tracingSettings } from "../tracing.js";
@@ -16,7 +16,7 @@ export function loadApiConfig(env = parseEnv(apiEnv)) {
       /** The address it listens on; undefined: every interface. */
       host: listenHost(env),
       port: env.PORT,
-      publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+      publicUrl: publicUrlOf(env),
       corsOrigins: env.CORS_ORIGINS,
       trustedProxies: env.TRUSTED_PROXIES,
     },

@@ -23,8 +23,12 @@ const { command, values, words } = commandLine;
 // Only a command line that was read loads the database and the domain; each command loads only the
 // modules it runs (Redis's client only for `key revoke`): an operator's command, and a script that
 // runs many, start in a fraction of the time.
-const [{ closeDatabase, openDatabase }, { domainErrorOf, RateLimitedError }, { cliEnv, parseEnv }, { stderrLogger }] =
-  await Promise.all([import("../db.js"), import("../domain/errors.js"), import("../env.js"), import("../logger.js")]);
+const [
+  { closeDatabase, openDatabase },
+  { domainErrorOf, RateLimitedError },
+  { cliEnv, parseEnv, publicUrlOf },
+  { stderrLogger },
+] = await Promise.all([import("../db.js"), import("../domain/errors.js"), import("../env.js"), import("../logger.js")]);
 const env = parseEnv(cliEnv);
 
 const ctx: DomainContext = {
@@ -85,6 +89,17 @@ async function run(command: Command): Promise<Record<string, unknown>> {
         throw new UsageError("The worker signs with WEBHOOK_SIGNING_KEY; rotate by deploying a new key there.");
       const { rotateSigningKey } = await import("../domain/webhooks/key-files.js");
       return rotateSigningKey(env.WEBHOOK_SIGNING_KEY_DIR, env.WEBHOOK_KEY_OVERLAP);
+    }
+    case "console link":
+    case "console sessions":
+    case "console end": {
+      const { runConsoleCommand } = await import("./console-commands.js");
+      return runConsoleCommand(
+        ctx,
+        command,
+        { text, flag: (name) => values[name] === true, sessionId: words[0] ?? "" },
+        publicUrlOf(env),
+      );
     }
     case "endpoint create":
     case "endpoint list":

@@ -30,6 +30,10 @@ export const USAGE = `Usage: npm run admin -- <command> [--json]
   endpoint recover ENDPOINT_ID --since TIME      send again its deliveries since TIME (ISO 8601) that were not
                                                  delivered; one recovery that sends anything per endpoint
                                                  a minute
+  console link --merchant ID [--read-only] [--label TEXT]
+                                                 a one-time sign-in link to the merchant console (15 minutes)
+  console sessions --merchant ID                 the merchant's live console sessions, newest first
+  console end SESSION_ID                         end a console session (it is signed out at once)
 
 […] may be left out, | separates alternatives. --json prints the answer as one JSON object.
 
@@ -42,7 +46,8 @@ endpoints' ids and a key's prefix (mk_ or pk_ and 12 characters):
   npm run admin -- wallet create --currency NZD --balance 50000
   npm run admin -- endpoint create --merchant "$MERCHANT" --url https://shop.example/hooks --types payment.completed
   npm run admin -- endpoint update "$ENDPOINT" --enable
-  npm run admin -- endpoint recover "$ENDPOINT" --since 2026-11-27T00:00:00Z`;
+  npm run admin -- endpoint recover "$ENDPOINT" --since 2026-11-27T00:00:00Z
+  npm run admin -- console link --merchant "$MERCHANT" --label "front desk"`;
 
 const string = { type: "string" } as const;
 const flag = { type: "boolean", default: false } as const;
@@ -83,6 +88,13 @@ const commands = {
   "endpoint delete": { usage: "ENDPOINT_ID", options: {}, positional: "one" },
   "endpoint ping": { usage: "ENDPOINT_ID", options: {}, positional: "one" },
   "endpoint recover": { usage: "ENDPOINT_ID --since TIME", options: { since: string }, positional: "one", required: ["since"] },
+  "console link": {
+    usage: "--merchant ID [--read-only] [--label TEXT]",
+    options: { merchant: string, "read-only": flag, label: string },
+    required: ["merchant"],
+  },
+  "console sessions": { usage: "--merchant ID", options: { merchant: string }, required: ["merchant"] },
+  "console end": { usage: "SESSION_ID", options: {}, positional: "one" },
 } as const satisfies Record<string, Spec>;
 export type Command = keyof typeof commands;
 

@@ -33,6 +33,7 @@ export function notFound(code: NotFoundCode): NotFoundError {
     MERCHANT_NOT_FOUND: "merchant",
     WEBHOOK_EVENT_NOT_FOUND: "webhook event",
     WEBHOOK_ENDPOINT_NOT_FOUND: "webhook endpoint",
+    CONSOLE_SESSION_NOT_FOUND: "console session",
   }[code];
   return new NotFoundError(code, `No such ${thing}.`);
 }

@@ -4,7 +4,15 @@ import type { IdempotencyClaim } from "./idempotency-keys.js";
 
 /** Who is calling. Keys are resolved to an actor once per call; operators use the CLI. */
 export type Actor =
-  { kind: "merchant"; merchantId: string; keyPrefix: string } | { kind: "payer"; keyPrefix: string } | { kind: "operator" };
+  | {
+      kind: "merchant";
+      merchantId: string;
+      keyPrefix: string;
+      /** Set when the call comes from a merchant console session (domain/console/sessions.ts) rather than a key. */
+      session?: { id: string; readOnly: boolean };
+    }
+  | { kind: "payer"; keyPrefix: string }
+  | { kind: "operator" };
 
 export interface DomainContext {
   actor: Actor;

@@ -30,6 +30,7 @@ export const notFoundCodes = [
   "MERCHANT_NOT_FOUND",
   "WEBHOOK_EVENT_NOT_FOUND",
   "WEBHOOK_ENDPOINT_NOT_FOUND",
+  "CONSOLE_SESSION_NOT_FOUND",
 ] as const;
 export const forbiddenCodes = [
   "FORBIDDEN",
@@ -94,6 +95,7 @@ export const errorCodeDescriptions: Record<ErrorCode, string> = {
   MERCHANT_NOT_FOUND: "no such merchant is visible to this key",
   WEBHOOK_EVENT_NOT_FOUND: "no such webhook event is visible to this key",
   WEBHOOK_ENDPOINT_NOT_FOUND: "no such webhook endpoint is visible to this key",
+  CONSOLE_SESSION_NOT_FOUND: "no such live console session is visible to this key",
   WEBHOOK_ENDPOINT_LIMIT_REACHED: "the merchant has as many webhook endpoints as it may (16)",
   WEBHOOK_ENDPOINT_DISABLED: "the endpoint is disabled: enable it before recovering its deliveries",
   WEBHOOK_TEST_EVENT_NOT_REDELIVERABLE: "a test event is never sent again: send another with webhookEndpointPing",

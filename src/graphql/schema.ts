@@ -10,6 +10,7 @@ import "./types/lists.js";
 import "./types/webhook-event.js";
 import "./types/event.js";
 import "./types/webhook-endpoint.js";
+import "./types/console.js";
 
 builder.queryType({ description: "Reads. Every field needs an X-Api-Key header." });
 builder.mutationType({ description: "Writes. Results are the data or a typed Error." });

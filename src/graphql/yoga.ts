@@ -11,6 +11,7 @@ import type { RateLimiter } from "../transport/rate-limit.js";
 import type { ReadYourWrites } from "../transport/read-your-writes.js";
 import type { RequestContexts } from "../transport/request-context.js";
 import { graphQLContextFactory, type GraphQLContext } from "./context.js";
+import { useConsoleCalls } from "./console-calls.js";
 import { useKeyOnSimpleRequests } from "./key-required.js";
 import { maskUnexpectedError } from "./mask-error.js";
 import { useGraphQLMetrics } from "./metrics.js";
@@ -51,10 +52,12 @@ export interface GraphQLParts {
   operationSpans?: ReturnType<typeof useOpenTelemetry> | undefined;
   /** With a read replica (DATABASE_READ_URL): where reads that may lag go, and how writes are noted. */
   readYourWrites?: ReadYourWrites | undefined;
+  /** The merchant console's calls: its persisted documents, its session cookie's name, and its origin (graphql/console-calls.ts). */
+  console: { documents: Parameters<typeof useConsoleCalls>[0]; cookie: string; origin: string };
 }
 
 export function createGraphQLHandler(
-  { changes, streams, contexts, limiter, logger, links, operationSpans, readYourWrites }: GraphQLParts,
+  { changes, streams, contexts, limiter, logger, links, operationSpans, readYourWrites, console }: GraphQLParts,
   settings: GraphQLSettings,
 ) {
   return createYoga({
@@ -80,6 +83,8 @@ export function createGraphQLHandler(
       useRateLimit(limiter, contexts),
       // Browsers can send "simple" cross-site requests without a preflight; those must carry a key.
       useKeyOnSimpleRequests(),
+      // A console session's call: its origin, CSRF token and persisted document, before anything is parsed.
+      useConsoleCalls(console.documents, { cookie: console.cookie, origin: console.origin, contexts }),
       useStrictJsonNumbers(),
       useSearchParams(),
       // Abusive queries are refused before execution (their cost, which hangs on variables, by useRateLimit).

@@ -11,6 +11,9 @@ import { redisReachable } from "../transport/redis.js";
 import type { RedisClient, RedisTopology } from "../redis-connection.js";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { clientAddressFrom, parseAddressRange, type AddressRange } from "../transport/client-address.js";
+import { consoleCookieName } from "../transport/console-session.js";
+import { consoleDocuments } from "./console/documents.js";
+import { mountConsole } from "./console/routes.js";
 import { carryOver, createRequestContexts, recordClientAddress, requestIdOf } from "../transport/request-context.js";
 import { createRateLimiter } from "../transport/rate-limit.js";
 import { readYourWrites } from "../transport/read-your-writes.js";
@@ -57,16 +60,20 @@ export function createApp({ config, logger, redis, tracing }: AppParts) {
   const contexts = createRequestContexts(limiter, logger);
   const caller = callerMiddleware(contexts, limiter);
   const links = pageLinks(config.server.publicUrl);
+  // GraphQL's calls may also come from a merchant console session, by its cookie (the REST routes' never do).
+  const consoleCookie = consoleCookieName(config.server.publicUrl);
+  const graphqlContexts = createRequestContexts(limiter, logger, consoleCookie);
   // With a read replica (DATABASE_READ_URL), reads that may lag go to it when it holds the caller's writes.
   const routing = replica && readYourWrites(redis, replica, logger);
   const yoga = createGraphQLHandler(
     {
       changes: feed,
       streams: streams.plugin,
-      contexts,
+      contexts: graphqlContexts,
       limiter,
       logger,
       links,
+      console: { documents: consoleDocuments, cookie: consoleCookie, origin: new URL(config.server.publicUrl).origin },
       operationSpans: tracing?.operations,
       readYourWrites: routing,
     },
@@ -84,6 +91,7 @@ export function createApp({ config, logger, redis, tracing }: AppParts) {
   mountRest(app, caller, links, routing);
   mountQrCodes(app, caller, links);
   const payPage = mountPayPage(app, { limiter, changes: feed, links, logger, publicUrl: config.server.publicUrl });
+  mountConsole(app, { limiter, publicUrl: config.server.publicUrl, cookie: consoleCookie });
   app.notFound((c) =>
     c.json({ statusCode: 404, error: "Not Found", message: "Not Found", reason: `No route ${c.req.method} ${c.req.path}` }, 404),
   );

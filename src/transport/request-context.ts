@@ -4,6 +4,7 @@ import { hashApiKey } from "../domain/keys/api-key.js";
 import { recordKeyUse, type AuthenticatedKey } from "../domain/keys/authenticate.js";
 import { UnauthenticatedError } from "../domain/errors.js";
 import type { Logger } from "../logger.js";
+import { authenticateConsoleCall, cookieValue } from "./console-session.js";
 import { authenticateKnown } from "./key-cache.js";
 import { addressMeter, keyMeter, type Meter, type RateLimiter } from "./rate-limit.js";
 
@@ -61,8 +62,16 @@ export type RequestContexts = (request: Request) => RequestContext;
 
 const MAX_KEYS_REMEMBERED = 10_000;
 
-/** The contexts of one API process's calls, whose domain contexts log with `logger`. */
-export function createRequestContexts(limiter: Pick<RateLimiter, "isSpent">, logger: Logger): RequestContexts {
+/**
+ * The contexts of one API process's calls, whose domain contexts log with `logger`. With
+ * `consoleCookie` (GraphQL's), a call without X-Api-Key that carries that cookie is a merchant
+ * console's (transport/console-session.ts).
+ */
+export function createRequestContexts(
+  limiter: Pick<RateLimiter, "isSpent">,
+  logger: Logger,
+  consoleCookie?: string,
+): RequestContexts {
   const contexts = new WeakMap<Request, RequestContext>();
 
   /**
@@ -90,11 +99,15 @@ export function createRequestContexts(limiter: Pick<RateLimiter, "isSpent">, log
     const presented = request.headers.get("x-api-key");
     let presentedHash: string | null | undefined;
     const hashOfPresented = () => (presentedHash ??= presented && presented.length <= 200 ? hashApiKey(presented.trim()) : null);
+    const sessionSecret = !presented && consoleCookie ? cookieValue(request, consoleCookie) : undefined;
     const authenticated = () =>
-      (key ??= authenticateKnown(presented, hashOfPresented()).then(async (found) => {
-        await recordKeyUse(found, new Date());
-        return found;
-      }));
+      (key ??=
+        sessionSecret !== undefined
+          ? authenticateConsoleCall(request, sessionSecret)
+          : authenticateKnown(presented, hashOfPresented()).then(async (found) => {
+              await recordKeyUse(found, new Date());
+              return found;
+            }));
     context = {
       requestId,
       key: authenticated,
@@ -103,8 +116,8 @@ export function createRequestContexts(limiter: Pick<RateLimiter, "isSpent">, log
         const known = keyHash ? meterOfKey.get(keyHash) : undefined;
         if (known && limiter.isSpent(known)) return Promise.resolve(known);
         return authenticated().then(
-          // A key was found, so one was presented.
-          (found) => rememberMeter(keyHash ?? "", keyMeter(found)),
+          // A console session's meter is its own (no key was presented to remember it by).
+          (found) => (keyHash ? rememberMeter(keyHash, keyMeter(found)) : keyMeter(found)),
           (error: unknown) => {
             if (error instanceof UnauthenticatedError) return addressMeter(clientAddressOf(request));
             throw error;

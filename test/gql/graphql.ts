@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'ALREADY_REFUNDED'
   /** other malformed input */
   | 'BAD_REQUEST'
+  /** no such live console session is visible to this key */
+  | 'CONSOLE_SESSION_NOT_FOUND'
   /** a ledger or dependency is unavailable; nothing changed, retry later */
   | 'EXTERNAL_SERVICE_ERROR'
   /** the key may not do this */

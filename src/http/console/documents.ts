@@ -1,0 +1,9 @@
+import { persistedDocuments } from "../../graphql/console-calls.js";
+import persisted from "./app/gql/persisted-documents.json" with { type: "json" };
+
+/** The console's persisted documents (app/operations.ts, compiled by codegen.ts). */
+const documents = persistedDocuments(persisted);
+/** By hash: what a console session may run. */
+export const consoleDocuments = documents.byHash;
+/** Each operation's hash, by its name: what the page's script sends. */
+export const documentHashes = documents.hashes;
