@@ -26,8 +26,12 @@ export async function revokedAmong(redis: Pick<RedisClient, "exists">, prefixes:
 
 let redis: RedisClient | undefined;
 
-/** Connects (on first use) to the Redis the API processes use. A process that revokes keys opens it first. */
+/**
+ * Connects (on first use) to the Redis the API processes use. A process that revokes keys (the CLI,
+ * an API process for apiKeyRevoke) opens it first; once is enough.
+ */
 export function openKeyRevocations(topology: RedisTopology): void {
+  if (redis) return;
   redis = connectRedis(topology, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: 2_000 });
   // A failed command says why; the connection's own errors would only repeat it.
   redis.on("error", () => {});

@@ -9,6 +9,13 @@ export function requireMerchant(ctx: DomainContext): MerchantActor {
   return ctx.actor;
 }
 
+/** The calling merchant, which changes something: a read-only console session may not. */
+export function requireWriter(ctx: DomainContext): MerchantActor {
+  const actor = requireMerchant(ctx);
+  if (actor.session?.readOnly) throw new ForbiddenError("FORBIDDEN", "A read-only console session changes nothing.");
+  return actor;
+}
+
 /** The calling merchant, which must be the one named; another merchant's data is invisible. */
 export function requireOwnMerchant(ctx: DomainContext, merchantId: string): MerchantActor {
   const actor = requireMerchant(ctx);

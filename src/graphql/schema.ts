@@ -11,6 +11,7 @@ import "./types/webhook-event.js";
 import "./types/event.js";
 import "./types/webhook-endpoint.js";
 import "./types/console.js";
+import "./types/api-key.js";
 
 builder.queryType({ description: "Reads. Every field needs an X-Api-Key header." });
 builder.mutationType({ description: "Writes. Results are the data or a typed Error." });

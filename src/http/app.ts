@@ -11,6 +11,7 @@ import { redisReachable } from "../transport/redis.js";
 import type { RedisClient, RedisTopology } from "../redis-connection.js";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { clientAddressFrom, parseAddressRange, type AddressRange } from "../transport/client-address.js";
+import { openKeyRevocations } from "../key-revocations.js";
 import { consoleCookieName } from "../transport/console-session.js";
 import { consoleDocuments } from "./console/documents.js";
 import { mountConsole } from "./console/routes.js";
@@ -57,6 +58,8 @@ export function createApp({ config, logger, redis, tracing }: AppParts) {
   const stopPublishing = publishRequestChanges(redis, logger);
   const streams = subscriptionStreams(config.subscriptions, redis, logger);
   const limiter = createRateLimiter(redis, config.rateLimit.perMinute);
+  // A key revoked through the API reaches every API process as the CLI's revocations do.
+  openKeyRevocations(config.redis);
   const contexts = createRequestContexts(limiter, logger);
   const caller = callerMiddleware(contexts, limiter);
   const links = pageLinks(config.server.publicUrl);

@@ -1,29 +1,61 @@
 import { randomUUID } from "node:crypto";
 import { database } from "../../db.js";
 import type { QueryBuilder } from "../../sql/query-builder.js";
-import { notFound, requireOperator } from "../auth.js";
+import { notFound, requireMerchant, requireWriter } from "../auth.js";
 import type { DomainContext } from "../context.js";
-import { ValidationError } from "../errors.js";
+import { ForbiddenError, ValidationError } from "../errors.js";
 import { createApiKeyInput, type CreateApiKeyInput } from "./schemas.js";
 import { recordActivity } from "../audit/trail.js";
 import { newApiKey } from "./api-key.js";
 
-/** Issues an API key. The returned `apiKey` is the only time the secret is ever shown. */
+/**
+ * Issues an API key. The returned `apiKey` is the only time the secret is ever shown. An operator
+ * issues any; a merchant (its key, or a console session that may change things) only a key of its
+ * own merchant, with no more than its own rights: the calling key's own rate limit, if it has one.
+ */
 export async function createApiKey(ctx: DomainContext, input: CreateApiKeyInput, qb: QueryBuilder = database) {
-  requireOperator(ctx);
+  const caller = ctx.actor.kind === "operator" ? null : requireWriter(ctx);
   const parsed = createApiKeyInput.safeParse(input);
   if (!parsed.success) throw new ValidationError("BAD_REQUEST", parsed.error.issues[0]!.message);
   const params = parsed.data;
   const merchantId = params.kind === "MERCHANT" ? params.merchantId : null;
+  if (caller && merchantId !== caller.merchantId)
+    throw new ForbiddenError("FORBIDDEN", "A merchant makes keys of its own merchant only.");
+  const rateLimitPerMinute = caller
+    ? ((await qb.selectFrom("apiKey").select("rateLimitPerMinute").where("prefix", "=", caller.keyPrefix).executeTakeFirst())
+        ?.rateLimitPerMinute ?? null)
+    : null;
   if (merchantId && !(await qb.selectFrom("merchant").select("id").where("id", "=", merchantId).executeTakeFirst())) {
     throw notFound("MERCHANT_NOT_FOUND");
   }
   const { key, prefix, hash } = newApiKey(params.kind);
   await qb
     .insertInto("apiKey")
-    .values({ id: randomUUID(), prefix, hash, kind: params.kind, merchantId, label: params.label ?? null, createdAt: ctx.now() })
+    .values({
+      id: randomUUID(),
+      prefix,
+      hash,
+      kind: params.kind,
+      merchantId,
+      label: params.label ?? null,
+      rateLimitPerMinute,
+      createdAt: ctx.now(),
+    })
     .execute();
   await recordActivity(qb, ctx, { action: "key.created", merchantId, outcome: `${params.kind} ${prefix}` });
   ctx.logger.info({ keyPrefix: prefix, kind: params.kind, merchantId }, "api key created");
   return { apiKey: key, prefix, kind: params.kind, merchantId };
+}
+
+/** The merchant's keys (never their secrets), newest first. */
+export async function listMerchantKeys(ctx: DomainContext) {
+  const { merchantId } = requireMerchant(ctx);
+  return database
+    .selectFrom("apiKey")
+    .select(["prefix", "label", "createdAt", "lastUsedAt", "revokedAt"])
+    .where("merchantId", "=", merchantId)
+    .where("kind", "=", "MERCHANT")
+    .orderBy("createdAt", "desc")
+    .orderBy("prefix")
+    .execute();
 }

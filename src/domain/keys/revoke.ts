@@ -1,15 +1,18 @@
 import { database } from "../../db.js";
 import { markRevoked } from "../../key-revocations.js";
-import { requireOperator } from "../auth.js";
+import { requireOperator, requireWriter } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { ExternalServiceError, ValidationError } from "../errors.js";
 import { keyPrefixOf } from "./api-key.js";
 import { revokeApiKeyInput } from "./schemas.js";
 import { recordActivity } from "../audit/trail.js";
 
-/** Revokes a key by its prefix (or the whole key); calls with it answer KEY_NOT_AUTHORIZED from then on. */
+/**
+ * Revokes a key by its prefix (or the whole key); calls with it answer KEY_NOT_AUTHORIZED from then
+ * on. An operator revokes any; a merchant (that may change things) its own merchant's only.
+ */
 export async function revokeApiKey(ctx: DomainContext, keyOrPrefix: string) {
-  requireOperator(ctx);
+  const merchantId = ctx.actor.kind === "operator" ? null : requireWriter(ctx).merchantId;
   const parsed = revokeApiKeyInput.safeParse({ prefix: keyOrPrefix });
   if (!parsed.success) throw new ValidationError("BAD_REQUEST", `KEY_PREFIX ${parsed.error.issues[0]!.message}`);
   const prefix = keyPrefixOf(parsed.data.prefix);
@@ -20,12 +23,18 @@ export async function revokeApiKey(ctx: DomainContext, keyOrPrefix: string) {
       .set({ revokedAt: now })
       .where("prefix", "=", prefix)
       .where("revokedAt", "is", null)
+      .$if(merchantId !== null, (qb) => qb.where("merchantId", "=", merchantId))
       .returning("merchantId")
       .executeTakeFirst();
     if (key) await recordActivity(trx, ctx, { action: "key.revoked", merchantId: key.merchantId, outcome: `revoked ${prefix}` });
     return key !== undefined;
   });
-  const key = await database.selectFrom("apiKey").select("revokedAt").where("prefix", "=", prefix).executeTakeFirst();
+  const key = await database
+    .selectFrom("apiKey")
+    .select("revokedAt")
+    .where("prefix", "=", prefix)
+    .$if(merchantId !== null, (qb) => qb.where("merchantId", "=", merchantId))
+    .executeTakeFirst();
   if (!key) throw new ValidationError("BAD_REQUEST", `No API key has the prefix ${prefix}.`);
   try {
     await markRevoked(prefix);

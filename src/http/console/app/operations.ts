@@ -55,3 +55,50 @@ export const ConsoleRequestCancel = graphql(`
     }
   }
 `);
+
+export const ConsoleApiKeys = graphql(`
+  query ConsoleApiKeys {
+    apiKeys {
+      prefix
+      label
+      createdAt
+      lastUsedAt
+      revokedAt
+    }
+  }
+`);
+
+export const ConsoleApiKeyCreate = graphql(`
+  mutation ConsoleApiKeyCreate($input: ApiKeyCreateInput) {
+    apiKeyCreate(input: $input) {
+      __typename
+      ... on ApiKeyCreated {
+        key
+        apiKey {
+          prefix
+          label
+        }
+      }
+      ... on Error {
+        code
+        message
+      }
+    }
+  }
+`);
+
+export const ConsoleApiKeyRevoke = graphql(`
+  mutation ConsoleApiKeyRevoke($input: ApiKeyRevokeInput!) {
+    apiKeyRevoke(input: $input) {
+      __typename
+      ... on ApiKey {
+        prefix
+        revokedAt
+      }
+      ... on Error {
+        code
+        message
+      }
+    }
+  }
+`);

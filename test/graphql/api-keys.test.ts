@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import { createConsoleLink } from "../../src/domain/console/sessions.js";
+import { documentHashes } from "../../src/http/console/documents.js";
+import { buildLimitedMerchant, buildMerchant, buildPayerKey, operator } from "../factories.js";
+import { db } from "../prisma.js";
+import { createTestApp } from "../test-app.js";
+
+const PUBLIC_URL = "http://127.0.0.1:4997";
+const app = createTestApp({}, { publicUrl: PUBLIC_URL });
+
+type Answer = { data?: Record<string, any> | null; errors?: { message: string; extensions?: { code?: string } }[] };
+
+async function withKey(apiKey: string, query: string, variables: Record<string, unknown> = {}) {
+  const answer = await app.fetch(
+    new Request(`${PUBLIC_URL}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": apiKey },
+      body: JSON.stringify({ query, variables }),
+    }),
+  );
+  return (await answer.json()) as Answer;
+}
+
+const CREATE = `mutation($label: String) { apiKeyCreate(input: { label: $label }) {
+  __typename ... on ApiKeyCreated { key apiKey { prefix label revokedAt } } ... on Error { code message } } }`;
+const REVOKE = `mutation($prefix: String!) { apiKeyRevoke(input: { prefix: $prefix }) {
+  __typename ... on ApiKey { prefix revokedAt } ... on Error { code message } } }`;
+const LIST = `{ apiKeys { prefix label createdAt lastUsedAt revokedAt } }`;
+
+/** A console session of the merchant: its cookie and CSRF token. */
+async function sessionOf(merchantId: string, readOnly = false) {
+  const { token } = await createConsoleLink(operator, { merchantId, readOnly });
+  const answer = await app.fetch(
+    new Request(`${PUBLIC_URL}/console/sign-in`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: PUBLIC_URL },
+      body: JSON.stringify({ token }),
+    }),
+  );
+  const { csrfToken } = (await answer.json()) as { csrfToken: string };
+  return { cookie: answer.headers.get("set-cookie")!.split(";")[0]!, csrf: csrfToken };
+}
+
+async function asSession(
+  session: { cookie: string; csrf: string },
+  operationName: string,
+  variables: Record<string, unknown> = {},
+) {
+  const answer = await app.fetch(
+    new Request(`${PUBLIC_URL}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: session.cookie, "x-console-csrf": session.csrf, origin: PUBLIC_URL },
+      body: JSON.stringify({
+        operationName,
+        variables,
+        extensions: { persistedQuery: { version: 1, sha256Hash: documentHashes[operationName] } },
+      }),
+    }),
+  );
+  return { status: answer.status, ...((await answer.json()) as Answer) };
+}
+
+describe("merchant keys through GraphQL", () => {
+  it("a merchant key makes a key shown once, lists its merchant's keys without secrets, and revokes one: the next call is refused", async () => {
+    const [merchant, other] = await Promise.all([buildMerchant(), buildMerchant()]);
+    const made = (await withKey(merchant.apiKey, CREATE, { label: "till 3" })).data!["apiKeyCreate"];
+    expect(made).toMatchObject({ __typename: "ApiKeyCreated", apiKey: { label: "till 3", revokedAt: null } });
+    expect(made.key).toMatch(new RegExp(`^${made.apiKey.prefix}_[\\w-]{43}$`));
+    expect((await withKey(made.key, `{ apiKeys { prefix } }`)).data!["apiKeys"]).toHaveLength(2);
+
+    const listed = (await withKey(merchant.apiKey, LIST)).data!["apiKeys"] as Record<string, unknown>[];
+    expect(listed.map((key) => key["prefix"]).sort()).toEqual(
+      [made.apiKey.prefix, merchant.apiKey.split("_").slice(0, 2).join("_")].sort(),
+    );
+    expect(JSON.stringify(listed)).not.toContain(made.key.split("_")[2]);
+    // Another merchant's key is no key of this one's.
+    const stolen = (await withKey(other.apiKey, REVOKE, { prefix: made.apiKey.prefix })).data!["apiKeyRevoke"];
+    expect(stolen).toMatchObject({ __typename: "ValidationError", code: "BAD_REQUEST" });
+    expect((await withKey(made.key, `{ apiKeys { prefix } }`)).errors).toBeUndefined();
+
+    const revoked = (await withKey(merchant.apiKey, REVOKE, { prefix: made.apiKey.prefix })).data!["apiKeyRevoke"];
+    expect(revoked).toMatchObject({ __typename: "ApiKey", prefix: made.apiKey.prefix, revokedAt: expect.any(String) });
+    expect((await withKey(made.key, `{ apiKeys { prefix } }`)).errors?.[0]?.extensions?.code).toBe("KEY_NOT_AUTHORIZED");
+  });
+
+  it("never makes a key with more rights than the caller's: a limited key's keys have its limit; a payer key makes none", async () => {
+    const limited = await buildLimitedMerchant(37);
+    const made = (await withKey(limited.apiKey, CREATE, {})).data!["apiKeyCreate"];
+    const stored = await db.apiKey.findUniqueOrThrow({ where: { prefix: made.apiKey.prefix } });
+    expect(stored).toMatchObject({ kind: "MERCHANT", merchantId: limited.merchantId, rateLimitPerMinute: 37 });
+
+    const payerKey = await buildPayerKey();
+    const before = await db.apiKey.count();
+    expect((await withKey(payerKey, CREATE, {})).data!["apiKeyCreate"]).toMatchObject({ code: "FORBIDDEN" });
+    expect((await withKey(payerKey, `{ apiKeys { prefix } }`)).errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    expect(await db.apiKey.count()).toBeLessThanOrEqual(before + 1);
+  });
+
+  it("a console session makes and revokes its merchant's keys; a read-only one lists them and changes nothing", async () => {
+    const merchant = await buildMerchant();
+    const session = await sessionOf(merchant.merchantId);
+    const made = await asSession(session, "ConsoleApiKeyCreate", { input: { label: "from the console" } });
+    expect(made.data!["apiKeyCreate"]).toMatchObject({ __typename: "ApiKeyCreated", apiKey: { label: "from the console" } });
+    const prefix = made.data!["apiKeyCreate"].apiKey.prefix as string;
+    const activity = await db.activity.findFirstOrThrow({
+      where: { merchantId: merchant.merchantId, action: "key.created" },
+      orderBy: { createdAt: "desc" },
+    });
+    expect(activity.actor).toMatch(/^console:/);
+
+    const reader = await sessionOf(merchant.merchantId, true);
+    const listed = await asSession(reader, "ConsoleApiKeys");
+    expect((listed.data!["apiKeys"] as { prefix: string }[]).map((key) => key.prefix)).toContain(prefix);
+    for (const [operation, variables] of [
+      ["ConsoleApiKeyCreate", { input: {} }],
+      ["ConsoleApiKeyRevoke", { input: { prefix } }],
+    ] as const) {
+      const refused = await asSession(reader, operation, variables);
+      expect(refused.status).toBe(403);
+      expect(refused.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    }
+    expect((await db.apiKey.findUniqueOrThrow({ where: { prefix } })).revokedAt).toBeNull();
+    const revoked = await asSession(session, "ConsoleApiKeyRevoke", { input: { prefix } });
+    expect(revoked.data!["apiKeyRevoke"]).toMatchObject({ __typename: "ApiKey", prefix, revokedAt: expect.any(String) });
+  });
+});
