@@ -55,7 +55,8 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
     logger,
     nextAttemptDue: (at: Date) => poll?.pollAt(at),
   };
-  const lanes = startDeliveryLanes(connection, config, deliveryDeps, leaseMs, (lane) => poll?.request(lane));
+  const watch = (worker: Worker) => reportJobFailures(worker, failed, logger);
+  const lanes = startDeliveryLanes(connection, config, deliveryDeps, leaseMs, (lane) => poll?.request(lane), watch);
   for (const { queue } of lanes) queue.on("error", outages.redis.failed);
   poll = startOutboxPoll(
     lanes,
@@ -64,12 +65,11 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
     failed("outbox poll failed"),
     logger,
   );
-  const workers = [maintenance.worker, ...lanes.map((lane) => lane.worker)];
   const queues = [maintenance.queue, ...lanes.map((lane) => lane.queue)];
-  for (const worker of workers) reportJobFailures(worker, failed, logger);
+  reportJobFailures(maintenance.worker, failed, logger);
   const metricsServer = await serveMetrics(config, metrics, logger);
 
-  await Promise.all(workers.map((worker) => worker.waitUntilReady()));
+  await Promise.all([maintenance.worker, ...lanes.map((lane) => lane.worker)].map((worker) => worker.waitUntilReady()));
   logger.info({ sweepEveryMs: config.expiry.sweepIntervalMs, webhookConcurrency: config.webhooks.concurrency }, "worker ready");
   const heartbeat =
     config.health.file &&
@@ -88,7 +88,9 @@ export async function startWorker(config: WorkerConfig, logger: Logger) {
       if (heartbeat) await heartbeat.stop();
       await poll.stop();
       const deadline = new Promise<false>((resolve) => setTimeout(() => resolve(false), config.shutdownTimeoutMs).unref());
-      const workersClosed = Promise.all(workers.map((worker) => worker.close())).then(() => true as const);
+      const workersClosed = Promise.all([maintenance.worker.close(), ...lanes.map((lane) => lane.close())]).then(
+        () => true as const,
+      );
       const finished = await Promise.race([workersClosed, deadline]);
       await poll.settled();
       stopPublishing();

@@ -1,7 +1,8 @@
-import { Worker, type ConnectionOptions, type Queue } from "bullmq";
+import { Worker, type ConnectionOptions, type Job, type Queue } from "bullmq";
 import { TEST_EVENT_SLOTS, type Lane } from "../src/domain/deliveries/claim.js";
 import type { WorkerConfig } from "./config.js";
 import { makeAttempt, type DeliveryDeps } from "./jobs/deliver-webhook.js";
+import { oneRunAtATime } from "./one-run-at-a-time.js";
 import { slotGate } from "./slot-gate.js";
 import {
   ATTEMPTS_PER_JOB,
@@ -23,7 +24,8 @@ import {
 export interface DeliveryLane {
   lane: Lane;
   queue: Queue<WebhookJobData>;
-  worker: Worker<WebhookJobData>;
+  /** The queue's BullMQ worker now: a new one replaces one that stopped taking jobs (see startDeliveryLane). */
+  readonly worker: Worker<WebhookJobData>;
   /** Attempts in flight at most in this worker's lane. */
   slots: number;
   /**
@@ -32,6 +34,8 @@ export interface DeliveryLane {
    * (ATTEMPTS_PER_JOB each at most).
    */
   free(): Promise<number>;
+  /** Stops watching the worker and closes it (letting its jobs finish unless `force`). */
+  close(force?: boolean): Promise<void>;
 }
 
 /**
@@ -46,7 +50,12 @@ const QUEUES: Record<Lane, string> = { deliveries: WEBHOOK_QUEUE, tests: TEST_EV
  * Starts a lane with `slots` attempts in flight at most. `finished` is told after a job when the
  * attempts held here no longer fill the slots: deliveries that waited for slots (or for their
  * destination's room) may be claimed. `leaseMs`: how long a started attempt holds its delivery
- * (deliveryLeaseMs), also its job's lock.
+ * (deliveryLeaseMs), also its job's lock. `watch` is given each BullMQ worker the lane makes.
+ *
+ * A BullMQ worker can stop taking jobs after its Redis connection was cut (a failover that promoted
+ * a replica while it was reconnecting), raising nothing: jobs wait and the lane's claims stop, since
+ * waiting jobs count against them. So every third of a lease the lane looks: jobs waiting, slots
+ * free, and no job started for a whole lease means the worker is wedged, and a new one replaces it.
  */
 function startDeliveryLane(
   lane: Lane,
@@ -56,28 +65,30 @@ function startDeliveryLane(
   deps: DeliveryDeps,
   leaseMs: number,
   finished: () => void,
+  watch: (worker: Worker<WebhookJobData>) => void,
 ): DeliveryLane {
   const name = QUEUES[lane];
   // A delivery job that ends is gone: PostgreSQL keeps every attempt.
   const queue = createQueue<WebhookJobData>(name, connection, config.queues.prefix, { removeOnFail: true });
   const gate = slotGate(slots);
   let held = 0;
-  const worker = new Worker<WebhookJobData>(
-    name,
-    async (job) => {
-      if (job.name !== webhookJobs.attempts.name) throw unknownJob(name, job);
-      const { attempts } = readJob(webhookJobs.attempts, job);
-      held += attempts.length;
-      try {
-        await gate.take(attempts.length);
-        return await Promise.all(attempts.map((due) => makeAttempt(due, deps).finally(() => gate.give(1))));
-      } finally {
-        held -= attempts.length;
-        // Claim again once a slots' worth of what was claimed ahead has been used.
-        if (held <= READ_AHEAD * slots) finished();
-      }
-    },
-    {
+  let lastStart = Date.now();
+  const process = async (job: Job<WebhookJobData>) => {
+    lastStart = Date.now();
+    if (job.name !== webhookJobs.attempts.name) throw unknownJob(name, job);
+    const { attempts } = readJob(webhookJobs.attempts, job);
+    held += attempts.length;
+    try {
+      await gate.take(attempts.length);
+      return await Promise.all(attempts.map((due) => makeAttempt(due, deps).finally(() => gate.give(1))));
+    } finally {
+      held -= attempts.length;
+      // Claim again once a slots' worth of what was claimed ahead has been used.
+      if (held <= READ_AHEAD * slots) finished();
+    }
+  };
+  const newWorker = () => {
+    const made = new Worker<WebhookJobData>(name, process, {
       connection,
       prefix: config.queues.prefix,
       // Every job carries at least one attempt: never fewer jobs running than attempts could.
@@ -85,15 +96,75 @@ function startDeliveryLane(
       // A job whose worker died is noticed as stalled after about one lease, not BullMQ's default 30 s.
       lockDuration: leaseMs,
       stalledInterval: leaseMs,
+    });
+    watch(made);
+    return made;
+  };
+  let worker = newWorker();
+
+  const watchdog = watchForWedge(leaseMs, {
+    busy: () => held >= slots,
+    sinceLastStartMs: () => Date.now() - lastStart,
+    waiting: () => queue.getWaitingCount(),
+    idle: () => (lastStart = Date.now()),
+    replace: async (waiting) => {
+      deps.logger.warn(
+        { lane, waiting, held, slots, sinceLastJobMs: Date.now() - lastStart },
+        "the delivery lane's queue worker took no waiting job for a lease; replacing it",
+      );
+      const wedged = worker;
+      lastStart = Date.now();
+      worker = newWorker();
+      await wedged.close(true);
     },
-  );
+  });
+
   return {
     lane,
     queue,
-    worker,
+    get worker() {
+      return worker;
+    },
     slots,
     async free() {
       return Math.max(0, (READ_AHEAD + 1) * slots - held - ATTEMPTS_PER_JOB * (await queue.getWaitingCount()));
+    },
+    async close(force = false) {
+      await watchdog.stop();
+      await worker.close(force);
+    },
+  };
+}
+
+/**
+ * Every third of a lease, looks whether the lane's worker is wedged: not busy, no job started for a
+ * whole lease, and jobs waiting (with none waiting, the lane is idle, and the clock starts again).
+ */
+function watchForWedge(
+  leaseMs: number,
+  lane: {
+    busy: () => boolean;
+    sinceLastStartMs: () => number;
+    waiting: () => Promise<number>;
+    idle: () => void;
+    replace: (waiting: number) => Promise<void>;
+  },
+) {
+  const look = oneRunAtATime(
+    async () => {
+      if (lane.busy() || lane.sinceLastStartMs() < leaseMs) return;
+      const waiting = await lane.waiting();
+      if (waiting === 0) lane.idle();
+      else await lane.replace(waiting);
+    },
+    // A look that cannot read the queue (Redis is away, which is reported as such) waits for the next.
+    () => {},
+  );
+  const timer = setInterval(() => look.request(), Math.max(1_000, Math.round(leaseMs / 3))).unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await look.settled();
     },
   };
 }
@@ -108,11 +179,19 @@ export function startDeliveryLanes(
   deps: DeliveryDeps,
   leaseMs: number,
   slotsFree: (lane: Lane) => void,
+  watch: (worker: Worker<WebhookJobData>) => void,
 ): DeliveryLane[] {
   return [
-    startDeliveryLane("deliveries", config.webhooks.concurrency, connection, config, deps, leaseMs, () =>
-      slotsFree("deliveries"),
+    startDeliveryLane(
+      "deliveries",
+      config.webhooks.concurrency,
+      connection,
+      config,
+      deps,
+      leaseMs,
+      () => slotsFree("deliveries"),
+      watch,
     ),
-    startDeliveryLane("tests", TEST_EVENT_SLOTS, connection, config, deps, leaseMs, () => slotsFree("tests")),
+    startDeliveryLane("tests", TEST_EVENT_SLOTS, connection, config, deps, leaseMs, () => slotsFree("tests"), watch),
   ];
 }

@@ -49,7 +49,8 @@ async function burstThroughFailover(count: number, replace: () => ReturnType<Sen
     `${what}: promoted ${promotedAt - failedAt} ms after; calls answered 503 for ${refused.spanMs} ms ` +
       `(${refused.refused.length} answers, last answered ${refused.to - promotedAt} ms after the promotion); ` +
       `${pendingAtFailure} notifications pending then; ${outcome.delivered} delivered (the last ${outcome.deliveredAt - promotedAt} ms after the promotion), ` +
-      `${outcome.lost} lost, ${outcome.duplicates} duplicated`,
+      `${outcome.lost} lost, ${outcome.duplicates} duplicated; ` +
+      `${service.worker.lines.filter((l) => l.msg.endsWith("replacing it")).length} queue workers replaced`,
   );
 
   // Every transaction's notification arrived; a notification sent twice carried its one jti.
