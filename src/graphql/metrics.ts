@@ -11,23 +11,24 @@ export const OPERATION_NAMES_KEPT = 100;
 /** Not a GraphQL name, so no operation of that name is mistaken for the rest. */
 export const OTHER_OPERATIONS = "(other)";
 
-/** The first `limit` operation names seen, each as itself; any other as OTHER_OPERATIONS. */
-export function operationNameLabel(limit = OPERATION_NAMES_KEPT): (name: string | undefined) => string {
-  const kept = new Set<string>();
-  return (name = "Anonymous") => {
-    if (kept.has(name)) return name;
-    if (kept.size >= limit) return OTHER_OPERATIONS;
-    kept.add(name);
-    return name;
-  };
+/**
+ * The first OPERATION_NAMES_KEPT operation names this process has seen, each as itself; any other
+ * as OTHER_OPERATIONS. One set per process, as the registry the series live in is one per process
+ * (however many GraphQL handlers it makes).
+ */
+const kept = new Set<string>();
+function operationNameLabel(name = "Anonymous"): string {
+  if (kept.has(name)) return name;
+  if (kept.size >= OPERATION_NAMES_KEPT) return OTHER_OPERATIONS;
+  kept.add(name);
+  return name;
 }
 
 /** Operations, errors and execution time by operation name and type, in the service's registry. */
-export function useGraphQLMetrics(limit = OPERATION_NAMES_KEPT) {
-  const nameOf = operationNameLabel(limit);
+export function useGraphQLMetrics() {
   const labelsOf = (params: FillLabelsFnParams): Record<"operationName" | "operationType", string> =>
     // An operation that did not parse has no type: the label is left out, as prom-client allows.
-    ({ operationName: nameOf(params.operationName), operationType: params.operationType! });
+    ({ operationName: operationNameLabel(params.operationName), operationType: params.operationType! });
   const registry = metricsRegistry;
   return usePrometheus({
     registry,
