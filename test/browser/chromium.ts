@@ -1,3 +1,4 @@
+import axe from "axe-core";
 import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
 
 /**
@@ -26,4 +27,11 @@ export async function newPage(browser: Browser, options: BrowserContextOptions =
   const context = await browser.newContext(options);
   context.setDefaultTimeout(BROWSER_STEP_MS);
   return context.newPage();
+}
+
+/** What axe-core finds on the page, a line a rule; the page's context must bypass its CSP (axe is injected as a script). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axe.source);
+  const result = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run());
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }

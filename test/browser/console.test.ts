@@ -6,14 +6,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
-import axe from "axe-core";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConsoleLink } from "../../src/domain/console/sessions.js";
 import { buildMerchant, buildRequest, operator } from "../factories.js";
 import { db } from "../prisma.js";
 import { createTestApp } from "../test-app.js";
-import { launchChromium, newPage } from "./chromium.js";
+import { axeViolations, launchChromium, newPage } from "./chromium.js";
 
 let browser: Browser;
 let server: ServerType;
@@ -49,12 +48,6 @@ const linkFor = async (merchantId: string, input: { readOnly?: boolean; label?: 
   const { token } = await createConsoleLink(operator, { merchantId, ...input });
   return `${base}/console/sign-in#${token}`;
 };
-
-async function axeViolations(page: Page) {
-  await page.evaluate(axe.source);
-  const result = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run());
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 describe("the merchant console in Chromium", () => {
   it("signs in with a link once, shows the merchant's requests, keeps the session on reload, and signs out", async () => {

@@ -10,9 +10,8 @@ import { mkdir } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { dirname, resolve } from "node:path";
 import { serve, type ServerType } from "@hono/node-server";
-import axe from "axe-core";
-import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { launchChromium, newPage } from "./chromium.js";
+import type { Browser, BrowserContextOptions } from "playwright-core";
+import { axeViolations, launchChromium, newPage } from "./chromium.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowRedirects } from "../../src/domain/merchants/redirects.js";
 import { cancelRequest } from "../../src/domain/requests/cancel.js";
@@ -92,12 +91,6 @@ const rest = (operation: string, apiKey: string, json: Record<string, unknown>) 
     headers: { "x-api-key": apiKey, "content-type": "application/json" },
     body: JSON.stringify(json),
   });
-
-async function axeViolations(page: Page) {
-  await page.evaluate(axe.source);
-  const result = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run());
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 describe("the pay page", () => {
   it("shows the amount in display units, pays with a sandbox wallet and shows the receipt, debiting the wallet once", async () => {

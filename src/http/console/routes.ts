@@ -26,22 +26,16 @@ import { isDomainError, UnauthenticatedError } from "../../domain/errors.js";
 import { httpStatusOf } from "../../transport/http-status.js";
 import type { RateLimiter } from "../../transport/rate-limit.js";
 import { loadHashedAssets } from "../hashed-assets.js";
+import { pageHeaders } from "../page-headers.js";
 import { chargedToAddress } from "../pay/payer.js";
 import { documentHashes } from "./documents.js";
 import { consolePage } from "./page.js";
 
-const CONTENT_SECURITY_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
-  "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
-
-async function pageHeaders(c: Context, next: Next) {
-  await next();
-  c.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
-  c.header("X-Content-Type-Options", "nosniff");
-  c.header("Referrer-Policy", "no-referrer");
-  c.header("X-Frame-Options", "DENY");
-  c.header("Cache-Control", c.res.headers.get("Cache-Control") ?? "no-store");
-}
+/** Every answer: the pages' headers (http/page-headers.ts), and nothing kept by a cache unless it says so. */
+const consoleHeaders = async (c: Context, next: Next) => {
+  await pageHeaders("no-referrer")(c, next);
+  if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+};
 
 export interface ConsoleParts {
   limiter: RateLimiter;
@@ -85,8 +79,8 @@ export function mountConsole(app: Hono, { limiter, publicUrl, cookie }: ConsoleP
       ? next()
       : c.json({ code: "FORBIDDEN", message: "This must come from the console's own page." }, 403);
 
-  app.use("/console", pageHeaders);
-  app.use("/console/*", pageHeaders);
+  app.use("/console", consoleHeaders);
+  app.use("/console/*", consoleHeaders);
   const assets = loadHashedAssets("src/http/console/static", "/console/assets", {
     stylesheet: { name: "console", extension: "css", type: "text/css; charset=utf-8" },
     script: { name: "console", extension: "js", type: "text/javascript; charset=utf-8" },

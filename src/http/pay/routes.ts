@@ -13,11 +13,12 @@
  *   POST /pay/:code           pay with a sandbox wallet                               payment.ts
  *   GET  /pay/assets/:file    the page's stylesheet and script                        assets.ts
  */
-import type { Context, Hono, Next } from "hono";
+import type { Hono } from "hono";
 import type { Logger } from "../../logger.js";
 import type { RequestChangeFeed } from "../../pubsub/request-changes.js";
 import type { Links } from "../../transport/links.js";
 import type { RateLimiter } from "../../transport/rate-limit.js";
+import { pageHeaders } from "../page-headers.js";
 import { loadPayAssets } from "./assets.js";
 import { mountPages } from "./pages.js";
 import { chargedToAddress } from "./payer.js";
@@ -33,29 +34,16 @@ export interface PayPageParts {
   publicUrl: string;
 }
 
-/** Nothing but the service itself: its stylesheet, its script, its own QR images, its own form. */
-const CONTENT_SECURITY_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
-  "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
-
-/** The headers of every answer under /pay, 304s included. */
-async function pageHeaders(c: Context, next: Next) {
-  await next();
-  c.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
-  c.header("X-Content-Type-Options", "nosniff");
-  // No address of a page (its request code) goes to another site; its own form posts keep their
-  // Origin, which "no-referrer" would send as `null`.
-  c.header("Referrer-Policy", "same-origin");
-  c.header("X-Frame-Options", "DENY");
-}
-
 /** The pages, status reads, QR codes and streams, each charged one call (the assets are not). */
 const CHARGED_READS = ["/pay", "/pay/:code", "/pay/:code/status", "/pay/:code/qr.svg", "/pay/:code/events"];
 
 export function mountPayPage(app: Hono, { limiter, changes, links, logger, publicUrl }: PayPageParts) {
   const publicOrigin = new URL(publicUrl).origin;
-  app.use("/pay", pageHeaders);
-  app.use("/pay/*", pageHeaders);
+  // No address of a page (its request code) goes to another site; its own form posts keep their
+  // Origin, which "no-referrer" would send as `null`.
+  const headers = pageHeaders("same-origin");
+  app.use("/pay", headers);
+  app.use("/pay/*", headers);
 
   const assets = loadPayAssets();
   app.get("/pay/assets/:file", async (c) => (await assets.answer(c.req.param("file"), c.req.raw)) ?? c.notFound());
