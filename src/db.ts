@@ -39,6 +39,8 @@ export interface DatabaseSettings {
   preparedStatements?: boolean;
   /** What the connections are called in pg_stat_activity (`payreq-api`, `payreq-worker`), so an operator sees who holds them. */
   applicationName?: string;
+  /** How long a call waits for a connection (a new one's handshake, or a free one of the pool); default 3 s. */
+  connectTimeoutMs?: number;
 }
 
 export function openDatabase(settings: DatabaseSettings, logger: Logger): void {
@@ -47,13 +49,17 @@ export function openDatabase(settings: DatabaseSettings, logger: Logger): void {
   replica = settings.readUrl === undefined ? undefined : connect(settings.readUrl, settings, logger);
 }
 
-function connect(url: string, { poolSize, applicationName }: DatabaseSettings, logger: Logger): Database {
+function connect(
+  url: string,
+  { poolSize, applicationName, connectTimeoutMs = 3_000 }: DatabaseSettings,
+  logger: Logger,
+): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
     application_name: applicationName,
     // While the database is unreachable, calls fail within seconds (503) instead of hanging.
-    connectionTimeoutMillis: 3_000,
+    connectionTimeoutMillis: connectTimeoutMs,
     query_timeout: 15_000,
   });
   // An idle client whose connection drops must not crash the process; the pool replaces it.

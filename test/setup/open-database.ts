@@ -13,7 +13,13 @@ const processState = globalThis as { [OPENED]?: true };
 
 if (!processState[OPENED]) {
   openDatabase(
-    { url: process.env["DATABASE_URL"]!, poolSize: Number(process.env["DATABASE_POOL_SIZE"] ?? 20) },
+    {
+      url: process.env["DATABASE_URL"]!,
+      poolSize: Number(process.env["DATABASE_POOL_SIZE"] ?? 20),
+      // The tests' own reads and setup wait for a connection as long as they need: with both runs of
+      // `npm test` and the browser's keeping the cores busy, a handshake has taken over the service's 3 s.
+      connectTimeoutMs: 30_000,
+    },
     createLogger({ level: "silent" }),
   );
   openKeyRevocations({ kind: "single", url: process.env["REDIS_URL"]! });
