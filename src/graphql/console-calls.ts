@@ -1,6 +1,7 @@
 import { Kind, OperationTypeNode, parse } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { ForbiddenError, isDomainError } from "../domain/errors.js";
+import { ForbiddenError, isDomainError, UnauthenticatedError } from "../domain/errors.js";
+import { consoleSecretOf } from "../transport/console-session.js";
 import type { RequestContexts } from "../transport/request-context.js";
 import { callRefusal } from "./call-refusal.js";
 
@@ -39,10 +40,12 @@ export function useConsoleCalls(
   documents: ReadonlyMap<string, PersistedDocument>,
   { cookie, origin, contexts }: { cookie: string; origin: string; contexts: RequestContexts },
 ): Plugin {
-  const cookiePattern = new RegExp(`(?:^|;)\\s*${cookie}=`);
   return {
     async onParams({ params, request, setParams }) {
-      if (request.headers.has("x-api-key") || !cookiePattern.test(request.headers.get("cookie") ?? "")) return;
+      if (consoleSecretOf(request, cookie) === undefined) return;
+      // Only a JSON POST authenticates by the cookie (a browser sends no other cross-site with a preflight).
+      if (request.method !== "POST" || !/^application\/json\b/i.test(request.headers.get("content-type") ?? ""))
+        throw callRefusal(new UnauthenticatedError());
       if (request.headers.get("origin") !== origin) throw forbidden("A console call must come from the console's own origin.");
       const extensions = params.extensions as { persistedQuery?: { sha256Hash?: unknown } } | undefined;
       const hash = extensions?.persistedQuery?.sha256Hash ?? (params as { documentId?: unknown }).documentId;

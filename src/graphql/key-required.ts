@@ -14,7 +14,8 @@ const SIMPLE_CONTENT_TYPE = /^\s*(application\/x-www-form-urlencoded|multipart\/
 export function useKeyOnSimpleRequests(): Plugin {
   return {
     onRequestParse({ request }) {
-      if (request.headers.has("x-api-key")) return;
+      // A blank key is none (the console's cookie calls are told apart the same way: consoleSecretOf).
+      if (request.headers.get("x-api-key")?.trim()) return;
       const type = request.headers.get("content-type");
       if (type && !SIMPLE_CONTENT_TYPE.test(type)) return;
       throw callRefusal(new UnauthenticatedError());

@@ -23,6 +23,15 @@ export function cookieValue(request: Request, name: string): string | undefined 
   return undefined;
 }
 
+/**
+ * The console session secret a call authenticates by: its cookie's, when it presents no API key (a
+ * blank X-Api-Key is none). Every check of a console call asks this one question.
+ */
+export function consoleSecretOf(request: Request, cookie: string): string | undefined {
+  if (request.headers.get("x-api-key")?.trim()) return undefined;
+  return cookieValue(request, cookie);
+}
+
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /**
@@ -37,6 +46,12 @@ export async function authenticateConsoleCall(request: Request, secret: string):
   const csrf = request.headers.get("x-console-csrf");
   if (!csrf || !sameText(csrf, session.csrfToken))
     throw new ForbiddenError("FORBIDDEN", "A console call must carry its session's X-Console-Csrf header.");
-  const actor = sessionActor(session);
-  return { actor, keyId: `console:${session.id}`, keyPrefix: actor.keyPrefix, rateLimitPerMinute: null, lastUsedAt: now };
+  // Metered as the session itself: two sessions with one label (of two merchants) share nothing.
+  return {
+    actor: sessionActor(session),
+    keyId: `console:${session.id}`,
+    keyPrefix: `console:${session.id}`,
+    rateLimitPerMinute: null,
+    lastUsedAt: now,
+  };
 }

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { DomainContext } from "../domain/context.js";
 import { hashApiKey } from "../domain/keys/api-key.js";
 import { recordKeyUse, type AuthenticatedKey } from "../domain/keys/authenticate.js";
-import { UnauthenticatedError } from "../domain/errors.js";
+import { ForbiddenError, UnauthenticatedError } from "../domain/errors.js";
 import type { Logger } from "../logger.js";
-import { authenticateConsoleCall, cookieValue } from "./console-session.js";
+import { authenticateConsoleCall, consoleSecretOf } from "./console-session.js";
 import { authenticateKnown } from "./key-cache.js";
 import { addressMeter, keyMeter, type Meter, type RateLimiter } from "./rate-limit.js";
 
@@ -99,7 +99,7 @@ export function createRequestContexts(
     const presented = request.headers.get("x-api-key");
     let presentedHash: string | null | undefined;
     const hashOfPresented = () => (presentedHash ??= presented && presented.length <= 200 ? hashApiKey(presented.trim()) : null);
-    const sessionSecret = !presented && consoleCookie ? cookieValue(request, consoleCookie) : undefined;
+    const sessionSecret = consoleCookie ? consoleSecretOf(request, consoleCookie) : undefined;
     const authenticated = () =>
       (key ??=
         sessionSecret !== undefined
@@ -119,7 +119,9 @@ export function createRequestContexts(
           // A console session's meter is its own (no key was presented to remember it by).
           (found) => (keyHash ? rememberMeter(keyHash, keyMeter(found)) : keyMeter(found)),
           (error: unknown) => {
-            if (error instanceof UnauthenticatedError) return addressMeter(clientAddressOf(request));
+            // A console call refused for its CSRF token is charged too, to its address.
+            if (error instanceof UnauthenticatedError || error instanceof ForbiddenError)
+              return addressMeter(clientAddressOf(request));
             throw error;
           },
         );

@@ -260,6 +260,24 @@ describe("a console session", () => {
         }),
       ],
     ];
+    // A blank X-Api-Key is no key: the call is still the cookie's, and held to its rules.
+    const ownDocument = {
+      query: `mutation Cancel($input: RequestCancelInput!) { requestCancel(input: $input) { __typename } }`,
+      extensions: {},
+    };
+    refusals.push(
+      [
+        "a blank X-Api-Key and a document of its own",
+        await consoleCall(session, "Cancel", cancel, { headers: { "x-api-key": " " }, body: ownDocument }),
+      ],
+      [
+        "the cookie written with a space before its =",
+        await consoleCall(session, "Cancel", cancel, {
+          headers: { cookie: session.cookie.replace("=", " =") },
+          body: ownDocument,
+        }),
+      ],
+    );
     for (const [what, answer] of refusals) {
       expect(answer.status, what).toBe(403);
       expect(await answer.json(), what).toEqual({ errors: [{ message: expect.any(String), extensions: { code: "FORBIDDEN" } }] });
@@ -280,7 +298,10 @@ describe("a console session", () => {
       },
       body: new URLSearchParams({ extensions, variables: JSON.stringify(cancel) }).toString(),
     });
-    for (const answer of [byGet, byForm]) expect(answer.status).toBe(401);
+    const byGetWithBlankKey = await send(`/graphql?${new URLSearchParams({ extensions })}`, {
+      headers: { cookie: session.cookie, "x-console-csrf": session.csrf, "x-api-key": "", ...ORIGIN },
+    });
+    for (const answer of [byGet, byForm, byGetWithBlankKey]) expect(answer.status).toBe(401);
     expect((await db.paymentRequest.findUniqueOrThrow({ where: { id: request.id } })).status).toBe("NEW");
     expect(consoleDocuments.get(hash)?.mutation).toBe(false);
   });
@@ -293,6 +314,13 @@ describe("a console session", () => {
     expect(home.data.paymentRequests.edges).toHaveLength(1);
     const refused = await consoleCall(session, "ConsoleRequestCancel", { input: { requestId: request.id } });
     expect(refused.status).toBe(403);
+    const withBlankKey = await consoleCall(
+      session,
+      "ConsoleRequestCancel",
+      { input: { requestId: request.id } },
+      { headers: { "x-api-key": "" } },
+    );
+    expect(withBlankKey.status).toBe(403);
     expect(await refused.json()).toEqual({
       errors: [{ message: "A read-only console session changes nothing.", extensions: { code: "FORBIDDEN" } }],
     });
