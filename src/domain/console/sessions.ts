@@ -38,7 +38,7 @@ export type ConsoleLinkInput = z.input<typeof consoleLinkInput>;
  */
 export async function createConsoleLink(ctx: DomainContext, input: ConsoleLinkInput) {
   const params = parseInput(consoleLinkInput, { merchantId: "INVALID_MERCHANT_ID" }, input);
-  const merchantId = ctx.actor.kind === "operator" ? params.merchantId : linkingMerchant(ctx.actor);
+  const merchantId = ctx.actor.kind === "operator" ? params.merchantId : linkingMerchant(ctx);
   if (!merchantId) throw notFound("MERCHANT_NOT_FOUND");
   const token = newSecret();
   const now = ctx.now();
@@ -67,8 +67,8 @@ export async function createConsoleLink(ctx: DomainContext, input: ConsoleLinkIn
   return { token, expiresAt, merchantId };
 }
 
-function linkingMerchant(actor: Actor): string {
-  const merchant = requireMerchant({ actor } as DomainContext);
+function linkingMerchant(ctx: DomainContext): string {
+  const merchant = requireMerchant(ctx);
   if (merchant.session)
     throw new ForbiddenError("FORBIDDEN", "Sign-in links are made with a merchant key, not from the console.");
   return merchant.merchantId;

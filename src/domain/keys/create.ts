@@ -47,15 +47,20 @@ export async function createApiKey(ctx: DomainContext, input: CreateApiKeyInput,
   return { apiKey: key, prefix, kind: params.kind, merchantId };
 }
 
-/** The merchant's keys (never their secrets), newest first. */
-export async function listMerchantKeys(ctx: DomainContext) {
-  const { merchantId } = requireMerchant(ctx);
-  return database
+/** The calling merchant's keys as listed (never their secrets). */
+const merchantKeys = (ctx: DomainContext) =>
+  database
     .selectFrom("apiKey")
     .select(["prefix", "label", "createdAt", "lastUsedAt", "revokedAt"])
-    .where("merchantId", "=", merchantId)
-    .where("kind", "=", "MERCHANT")
-    .orderBy("createdAt", "desc")
-    .orderBy("prefix")
-    .execute();
+    .where("merchantId", "=", requireMerchant(ctx).merchantId)
+    .where("kind", "=", "MERCHANT");
+
+/** The merchant's keys, newest first. */
+export async function listMerchantKeys(ctx: DomainContext) {
+  return merchantKeys(ctx).orderBy("createdAt", "desc").orderBy("prefix").execute();
+}
+
+/** One of the merchant's keys, by its prefix, as listed. */
+export async function merchantKey(ctx: DomainContext, prefix: string) {
+  return merchantKeys(ctx).where("prefix", "=", prefix).executeTakeFirstOrThrow();
 }

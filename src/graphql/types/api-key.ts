@@ -1,4 +1,4 @@
-import { createApiKey, listMerchantKeys } from "../../domain/keys/create.js";
+import { createApiKey, listMerchantKeys, merchantKey } from "../../domain/keys/create.js";
 import { revokeApiKey } from "../../domain/keys/revoke.js";
 import { requireMerchant } from "../../domain/auth.js";
 import { builder } from "../builder.js";
@@ -40,11 +40,6 @@ const ApiKeyRevokeInput = builder.inputType("ApiKeyRevokeInput", {
   fields: (t) => ({ prefix: t.string({ required: true, description: "The key's prefix (mk_…), or the whole key." }) }),
 });
 
-/** The merchant's key named `prefix`, as listed. */
-async function keyNamed(ctx: Parameters<typeof listMerchantKeys>[0], prefix: string) {
-  return (await listMerchantKeys(ctx)).find((key) => key.prefix === prefix)!;
-}
-
 builder.queryFields((t) => ({
   apiKeys: t.field({
     type: [ApiKey],
@@ -64,7 +59,7 @@ builder.mutationFields((t) => ({
       const domain = await ctx.domain();
       const { merchantId } = requireMerchant(domain);
       const created = await createApiKey(domain, { kind: "MERCHANT", merchantId, label: input?.label });
-      return { key: created.apiKey, apiKey: await keyNamed(domain, created.prefix) };
+      return { key: created.apiKey, apiKey: await merchantKey(domain, created.prefix) };
     },
   }),
   apiKeyRevoke: t.field({
@@ -75,7 +70,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { input }, ctx) => {
       const domain = await ctx.domain();
       const { prefix } = await revokeApiKey(domain, input.prefix);
-      return keyNamed(domain, prefix);
+      return merchantKey(domain, prefix);
     },
   }),
 }));
