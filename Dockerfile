@@ -38,7 +38,8 @@ COPY package.json ./
 COPY src/env-file.ts ./src/
 # The pay page's stylesheet and script, which the API reads from there (src/http/pay/assets.ts).
 COPY src/http/pay/static ./src/http/pay/static
-COPY src/http/console/static ./src/http/console/static
+# The merchant console's browser bundle, made by `npm run build` (scripts/start/console-bundle.js).
+COPY --from=build /app/src/generated/console ./src/generated/console
 COPY scripts/start/engine-lock-timer.cjs ./scripts/start/
 COPY prisma ./prisma
 USER node

@@ -34,10 +34,14 @@ const config: CodegenConfig = {
     },
     // The merchant console's operations: typed, and persisted (persisted-documents.json, by hash),
     // the only documents a call authenticated by a console cookie may run.
+    // The app's documents carry only their hash (replaceDocumentWithHash): the browser never sends a document's text.
     "src/http/console/app/gql/": {
-      documents: ["src/http/console/app/operations.ts"],
+      documents: ["src/http/console/app/operations/*.graphql"],
       preset: "client",
-      presetConfig: { fragmentMasking: false, persistedDocuments: { hashAlgorithm: "sha256" } },
+      presetConfig: {
+        fragmentMasking: false,
+        persistedDocuments: { hashAlgorithm: "sha256", mode: "replaceDocumentWithHash" },
+      },
       config: { useTypeImports: true, enumsAsTypes: true, scalars },
     },
   },

@@ -132,9 +132,9 @@ export default defineConfig(
     rules: { "no-restricted-imports": "off" },
   },
   {
-    // The pay page's and the console's browser modules, outside the Node program tsconfig.json checks:
+    // The pay page's browser modules, outside the Node program tsconfig.json checks:
     // the rules that need no types, and the browser's globals (test/browser/ runs them in Chromium).
-    files: ["src/http/pay/static/**/*.js", "src/http/console/static/**/*.js"],
+    files: ["src/http/pay/static/**/*.js"],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { sourceType: "module", parserOptions: { projectService: false } },
   },

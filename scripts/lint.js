@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * `npm run lint` and `npm test`'s checks: the type check (tsconfig.json, as `tsc -p .`) and ESLint's
+ * `npm run lint` and `npm test`'s checks: the type check (tsconfig.json, as `tsc -p .`, and the
+ * console's app, src/http/console/app/tsconfig.json) and ESLint's
  * rules (eslint.config.js) on one TypeScript program. typescript-eslint's typed rules would otherwise
  * build and check a program of their own, the same files again: this way the checker's work is done
  * once, and the two together cost what the type check alone did.
@@ -14,16 +15,15 @@ import { ESLint } from "eslint";
 const ts = createRequire(import.meta.url)("typescript");
 
 const host = ts.sys;
-const config = ts.getParsedCommandLineOfConfigFile("tsconfig.json", {}, { ...host, onUnRecoverableConfigFileDiagnostic: report });
-if (!config) process.exit(1);
-const program = ts.createProgram({
-  rootNames: config.fileNames,
-  options: config.options,
-  configFileParsingDiagnostics: config.errors,
+/** The service's program, and the console's browser app, a program of its own (its DOM, its JSX). */
+const programs = ["tsconfig.json", "src/http/console/app/tsconfig.json"].map((file) => {
+  const config = ts.getParsedCommandLineOfConfigFile(file, {}, { ...host, onUnRecoverableConfigFileDiagnostic: report });
+  if (!config) process.exit(1);
+  return ts.createProgram({ rootNames: config.fileNames, options: config.options, configFileParsingDiagnostics: config.errors });
 });
 
 const failed = [];
-const diagnostics = ts.getPreEmitDiagnostics(program);
+const diagnostics = programs.flatMap((program) => ts.getPreEmitDiagnostics(program));
 if (diagnostics.length > 0) {
   report(...diagnostics);
   failed.push("types");
@@ -32,10 +32,10 @@ if (diagnostics.length > 0) {
 // No cache of results: a typed rule's answer for a file depends on the files it imports.
 const eslint = new ESLint({
   overrideConfig: [
-    // The pay page's and the console's browser modules are outside the program and linted without types (eslint.config.js).
+    // The pay page's browser modules are outside the programs and linted without types (eslint.config.js).
     {
-      ignores: ["src/http/pay/static/**", "src/http/console/static/**"],
-      languageOptions: { parserOptions: { projectService: false, programs: [program] } },
+      ignores: ["src/http/pay/static/**"],
+      languageOptions: { parserOptions: { projectService: false, programs } },
     },
   ],
 });

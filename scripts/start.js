@@ -1,10 +1,11 @@
 // @ts-check
 /**
  * `npm start` (`--demo`) and `npm run dev` (`--demo --watch`). Generates the Prisma client when the
- * schema or its generators changed (scripts/start/generate.ts), bundles the programs unless a start
+ * schema or its generators changed (scripts/start/generate.ts), the console's browser code when it
+ * changed (scripts/start/console-bundle.js), bundles the programs unless a start
  * of the same sources already did (bundle-cache.js), then hands over to the supervisor of the
  * bundles (scripts/start/supervisor.ts). Plain JavaScript, so that this process, which supervises
- * the API and the worker for as long as they run, carries no TypeScript loader and no esbuild
+ * the API and the worker for as long as they run, carries no TypeScript loader and keeps no esbuild
  * service (tsc checks this file too: tsconfig.json's checkJs).
  */
 import { spawn } from "node:child_process";
@@ -12,6 +13,7 @@ import { once } from "node:events";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { cachedBundle } from "./bundle-cache.js";
+import { ensureConsoleBundle } from "./start/console-bundle.js";
 import { clientIsCurrent } from "./start/client-stamp.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -29,6 +31,7 @@ async function generatedClient() {
 }
 
 if (await generatedClient()) {
+  if (await ensureConsoleBundle(root)) console.log("payreq: bundled the merchant console's browser code");
   const since = performance.now();
   const { folder, built } = await cachedBundle(root);
   if (built) {

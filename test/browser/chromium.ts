@@ -1,3 +1,5 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
 import axe from "axe-core";
 import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
 
@@ -34,4 +36,15 @@ export async function axeViolations(page: Page): Promise<string[]> {
   await page.evaluate(axe.source);
   const result = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run());
   return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+/**
+ * A picture of the page as `<name>.png` in PAYREQ_SCREENSHOTS's folder, when it is set (the
+ * README's pictures of the console come from there); nothing otherwise.
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const folder = process.env["PAYREQ_SCREENSHOTS"];
+  if (!folder) return;
+  await mkdir(folder, { recursive: true });
+  await page.screenshot({ path: join(folder, `${name}.png`), fullPage: true });
 }

@@ -172,7 +172,7 @@ describe("a console session", () => {
     );
     await db.consoleSession.update({ where: { id: session.id }, data: { lastSeenAt: hoursAgo(12.1) } });
     expect((await read()).status).toBe(401);
-    expect((await consoleCall(session, "ConsoleHome")).status).toBe(401);
+    expect((await consoleCall(session, "ConsoleRequests", { first: 5 })).status).toBe(401);
 
     const busy = await signedIn(merchant);
     await db.consoleSession.update({ where: { id: busy.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
@@ -192,7 +192,7 @@ describe("a console session", () => {
     const [mine, theirs] = await Promise.all([buildRequest({ merchant }), buildRequest({ merchant: other })]);
     const session = await signedIn(merchant, { label: "till 2" });
 
-    const home = (await (await consoleCall(session, "ConsoleHome")).json()) as { data: any };
+    const home = (await (await consoleCall(session, "ConsoleRequests", { first: 5 })).json()) as { data: any };
     expect(home.data.paymentRequests.edges.map((edge: any) => edge.node.id)).toEqual([mine.request.id]);
 
     const cancelled = (await (
@@ -283,7 +283,7 @@ describe("a console session", () => {
       expect(await answer.json(), what).toEqual({ errors: [{ message: expect.any(String), extensions: { code: "FORBIDDEN" } }] });
     }
     // A GET or a form never authenticates by the cookie.
-    const hash = documentHashes["ConsoleHome"]!;
+    const hash = documentHashes["ConsoleRequests"]!;
     const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: hash } });
     const byGet = await send(`/graphql?${new URLSearchParams({ extensions })}`, {
       headers: { cookie: session.cookie, "x-console-csrf": session.csrf, ...ORIGIN },
@@ -310,7 +310,7 @@ describe("a console session", () => {
     const merchant = await buildMerchant();
     const { request } = await buildRequest({ merchant });
     const session = await signedIn(merchant, { readOnly: true });
-    const home = (await (await consoleCall(session, "ConsoleHome")).json()) as { data: any };
+    const home = (await (await consoleCall(session, "ConsoleRequests", { first: 5 })).json()) as { data: any };
     expect(home.data.paymentRequests.edges).toHaveLength(1);
     const refused = await consoleCall(session, "ConsoleRequestCancel", { input: { requestId: request.id } });
     expect(refused.status).toBe(403);

@@ -99,6 +99,9 @@ beforeAll(async () => {
   const made = { build: join(work, "build"), dependencies: join(work, "dependencies") };
   expect(runsOf(byStage.get("build")!)).toContain("node scripts/image/bundle.js /image/dist");
   await bundle(join(made.build, "image", "dist"));
+  // `npm run build` there bundles the console's browser code as `npm run setup` did here.
+  expect(runsOf(byStage.get("build")!)).toContain("npm run build");
+  cpSync(join(root, "src", "generated", "console"), join(made.build, "app", "src", "generated", "console"), { recursive: true });
   expect(runsOf(byStage.get("dependencies")!)).toContain("node scripts/image/modules.js /app /image");
   // The checkout's node_modules has the development packages too; the script copies what the
   // lockfile says the kept packages need, which is the same in both trees.

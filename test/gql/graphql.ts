@@ -146,6 +146,8 @@ export type RequestFilter = {
   ledger?: string | null | undefined;
   /** Any of these statuses (as they read now). */
   status?: Array<RequestStatus> | null | undefined;
+  /** Containing this text in the description or the external reference, in any case. */
+  text?: string | null | undefined;
 };
 
 /** How to pay. */

@@ -37,6 +37,33 @@ describe("dashboard lists", () => {
     expect(refs(byTime.data!.paymentRequests.edges)).toEqual(["ref-2", "ref-1"]);
   });
 
+  it("finds requests by text in the description or the external reference, in any case, taking % and _ literally", async () => {
+    const merchant = await buildMerchant();
+    const made = await Promise.all(
+      [
+        { description: "Flat white and a Muffin", externalReference: "till-1" },
+        { description: "Long black", externalReference: "MUFFIN-box" },
+        { description: "100% juice", externalReference: "a_b" },
+        { description: "Tea" },
+      ].map((input) => buildRequest({ merchant, ...input })),
+    );
+    const other = await buildMerchant();
+    await buildRequest({ merchant: other, description: "muffin elsewhere" });
+    const found = async (text: string) =>
+      (await gql(Requests, { first: 10, filter: { text } }, merchant.apiKey))
+        .data!.paymentRequests.edges.map((e) => e.node.id)
+        .sort();
+    const ids = (...indexes: number[]) => indexes.map((i) => made[i]!.request.id).sort();
+    expect(await found("muffin")).toEqual(ids(0, 1));
+    expect(await found("%")).toEqual(ids(2));
+    expect(await found("a_b")).toEqual(ids(2));
+    expect(await found("_")).toEqual(ids(2));
+    expect(await found("  tea ")).toEqual(ids(3));
+    expect(await found("nothing like it")).toEqual([]);
+    const tooLong = await gql(Requests, { first: 10, filter: { text: "x".repeat(129) } }, merchant.apiKey);
+    expect(tooLong.errors?.[0]?.extensions?.["code"]).toBe("BAD_REQUEST");
+  });
+
   it("filters by status as requests read now, by ledger, and lists transactions by type", async () => {
     const merchant = await buildMerchant();
     const { request: paid } = await buildRequest({ merchant, externalReference: "paid" });

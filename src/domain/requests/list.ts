@@ -6,7 +6,7 @@ import { requireMerchant } from "../auth.js";
 import { dashboardDatabase, type DomainContext } from "../context.js";
 import { connectionCursors } from "../cursors.js";
 import { z } from "zod";
-import { id, parseInput } from "../validation.js";
+import { id, optional, parseInput, text } from "../validation.js";
 import { findRequestDetailsByIds, type RequestDetails } from "./aggregate.js";
 
 /**
@@ -66,6 +66,7 @@ const requestFilterText = z.object({
   clientId: id.nullish(),
   externalReference: z.string().max(128).nullish(),
   ledger: z.string().max(128).nullish(),
+  text: optional(text(128)),
 });
 const transactionFilterText = z.object({ ledger: z.string().max(128).nullish() });
 
@@ -87,9 +88,13 @@ export interface RequestFilter {
   externalReference?: string | null;
   clientId?: string | null;
   ledger?: string | null;
+  /** In the description or the external reference, in any case. */
+  text?: string | null;
 }
 
-/** Where a status reads as it does: an overdue NEW request reads EXPIRED, so filters follow that. */
+/** `text` as a LIKE pattern that matches it anywhere, its own `%`, `_` and `\` taken literally. */
+const containing = (given: string) => `%${given.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 /** Requests in any of `statuses`, as a payer sees them now: a NEW request past its expiry is EXPIRED. */
 const inStatuses = (statuses: RequestStatus[], now: Date) => (eb: ExpressionBuilder<DB & { row: DB["paymentRequest"] }, "row">) =>
   eb.or(
@@ -116,6 +121,10 @@ export async function listRequests(ctx: DomainContext, given: RequestFilter, pag
   list = createdBetween(list, filter);
   if (filter.externalReference) list = list.where("row.externalReference", "=", filter.externalReference);
   if (filter.clientId) list = list.where("row.clientId", "=", filter.clientId);
+  if (filter.text) {
+    const pattern = containing(filter.text);
+    list = list.where((eb) => eb.or([eb("row.description", "ilike", pattern), eb("row.externalReference", "ilike", pattern)]));
+  }
   const { ledger } = filter;
   if (ledger)
     list = list.where((eb) =>

@@ -19,6 +19,7 @@ const RequestFilter = builder.inputType("RequestFilter", {
     externalReference: t.string({ description: "The merchant's reference." }),
     clientId: t.id({ description: "Made under this client configuration." }),
     ledger: t.string({ description: "Offering a payment option at this ledger." }),
+    text: t.string({ description: "Containing this text in the description or the external reference, in any case." }),
   }),
 });
 

@@ -1,6 +1,7 @@
 /**
  * The merchant console's sign-in and session, on the API's port (the console's own screens are
- * the page's script, calling /graphql with the session's cookie: graphql/console-calls.ts).
+ * the page's script, app/ bundled by scripts/start/console-bundle.js, calling /graphql with the
+ * session's cookie: graphql/console-calls.ts).
  *
  *   GET  /console, /console/*   the console's page (its script reads GET /console/session)
  *   POST /console/sign-in       opens a sign-in link's token as a session: its cookie
@@ -28,7 +29,6 @@ import type { RateLimiter } from "../../transport/rate-limit.js";
 import { loadHashedAssets } from "../hashed-assets.js";
 import { pageHeaders } from "../page-headers.js";
 import { chargedToAddress } from "../pay/payer.js";
-import { documentHashes } from "./documents.js";
 import { consolePage } from "./page.js";
 
 /** Every answer: the pages' headers (http/page-headers.ts), and nothing kept by a cache unless it says so. */
@@ -81,7 +81,7 @@ export function mountConsole(app: Hono, { limiter, publicUrl, cookie }: ConsoleP
 
   app.use("/console", consoleHeaders);
   app.use("/console/*", consoleHeaders);
-  const assets = loadHashedAssets("src/http/console/static", "/console/assets", {
+  const assets = loadHashedAssets("src/generated/console", "/console/assets", {
     stylesheet: { name: "console", extension: "css", type: "text/css; charset=utf-8" },
     script: { name: "console", extension: "js", type: "text/javascript; charset=utf-8" },
   });
@@ -113,7 +113,7 @@ export function mountConsole(app: Hono, { limiter, publicUrl, cookie }: ConsoleP
     return c.json({ signedOut: true });
   });
 
-  const page = consolePage(assets.hrefs, documentHashes);
+  const page = consolePage(assets.hrefs);
   app.get("/console", (c) => c.html(page));
   app.get("/console/*", (c) => c.html(page));
 }

@@ -113,10 +113,61 @@ export type ErrorCode =
   /** a test event is never sent again: send another with webhookEndpointPing */
   | 'WEBHOOK_TEST_EVENT_NOT_REDELIVERABLE';
 
+/** How a payer initiates payment. */
+export type PaymentMethod =
+  /** The payer presents an alphanumeric authorization. */
+  | 'AUTH_ALPHANUMERIC'
+  /** The payer presents a numeric authorization. */
+  | 'AUTH_NUMERIC'
+  /** The requestCode is transmitted to the wallet over NFC. */
+  | 'NFC'
+  /** The payer scans a QR code of the requestCode. */
+  | 'QR_CODE';
+
 /** What to cancel. */
 export type RequestCancelInput = {
   /** The request to cancel. */
   requestId: string;
+};
+
+/** What to request. */
+export type RequestCreateInput = {
+  /** Amount in minimum divisible units. */
+  amount: number | string;
+  /** Currency or asset class, e.g. NZD. */
+  asset: string;
+  /** Client configuration whose items become the payment options. */
+  clientId?: string | null | undefined;
+  /** Shown to the payer. */
+  description?: string | null | undefined;
+  /** Unique per merchant; repeating it with the same parameters returns the same request. */
+  externalReference?: string | null | undefined;
+  /** The merchant creating the request (the key's own). */
+  merchantId: string;
+  /** Webhook for signed notifications of the payment and refunds. */
+  notifyUrl?: string | null | undefined;
+  /** Seconds the request stays payable, 1 to 86399; default 120. */
+  paymentExpirySeconds?: number | string | null | undefined;
+  /** Where the pay page links once the request is paid; must start with one of the merchant's allowed redirect URLs. */
+  redirectUrl?: string | null | undefined;
+};
+
+/** Narrows a list of payment requests; every field is optional. */
+export type RequestFilter = {
+  /** Made under this client configuration. */
+  clientId?: string | null | undefined;
+  /** Created at or after this. */
+  createdFrom?: string | null | undefined;
+  /** Created before this. */
+  createdTo?: string | null | undefined;
+  /** The merchant's reference. */
+  externalReference?: string | null | undefined;
+  /** Offering a payment option at this ledger. */
+  ledger?: string | null | undefined;
+  /** Any of these statuses (as they read now). */
+  status?: Array<RequestStatus> | null | undefined;
+  /** Containing this text in the description or the external reference, in any case. */
+  text?: string | null | undefined;
 };
 
 /** Where a payment request stands. A request past expiresAt reads EXPIRED. */
@@ -130,44 +181,28 @@ export type RequestStatus =
   /** Paid; paidBy holds the purchase. */
   | 'PAID';
 
-export type ConsoleHomeQueryVariables = Exact<{ [key: string]: never; }>;
+/** What to refund. */
+export type TransactionRefundInput = {
+  /** Minimum units to return to the payer. */
+  amount: number | string;
+  /** Unique per purchase. Without one a purchase is refunded once; with one, once per reference. */
+  externalReference?: string | null | undefined;
+  /** The PURCHASE to refund. */
+  transactionId: string;
+};
 
-
-export type ConsoleHomeQuery = { paymentRequests: { edges: Array<{ node: { id: string, shortCode: string, status: RequestStatus, createdAt: string, denomination: { amount: number, asset: string } } }> } };
-
-export type ConsoleLinkCreateMutationVariables = Exact<{
-  input?: ConsoleLinkCreateInput | null | undefined;
-}>;
-
-
-export type ConsoleLinkCreateMutation = { consoleLinkCreate:
-    | { __typename: 'AuthenticationError', code: ErrorCode, message: string }
-    | { __typename: 'ConsoleLink', url: string, expiresAt: string }
-    | { __typename: 'ExternalServiceError', code: ErrorCode, message: string }
-    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
-    | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
-    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
-    | { __typename: 'RateLimitedError', code: ErrorCode, message: string }
-    | { __typename: 'StateConflictError', code: ErrorCode, message: string }
-    | { __typename: 'ValidationError', code: ErrorCode, message: string }
-   };
-
-export type ConsoleRequestCancelMutationVariables = Exact<{
-  input: RequestCancelInput;
-}>;
-
-
-export type ConsoleRequestCancelMutation = { requestCancel:
-    | { __typename: 'AuthenticationError', code: ErrorCode, message: string }
-    | { __typename: 'ExternalServiceError', code: ErrorCode, message: string }
-    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
-    | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
-    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
-    | { __typename: 'PaymentRequest', id: string, status: RequestStatus }
-    | { __typename: 'RateLimitedError', code: ErrorCode, message: string }
-    | { __typename: 'StateConflictError', code: ErrorCode, message: string }
-    | { __typename: 'ValidationError', code: ErrorCode, message: string }
-   };
+/** Delivery state of a notification. */
+export type WebhookEventState =
+  /** The webhook answered 2xx. */
+  | 'DELIVERED'
+  /** Every allowed attempt failed. */
+  | 'EXHAUSTED'
+  /** Not sent: its endpoint was disabled. A recovery sends it. */
+  | 'HELD'
+  /** Waiting for its next attempt. */
+  | 'PENDING'
+  /** Not sent: the destination is not allowed (a private address). */
+  | 'REFUSED';
 
 export type ConsoleApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -208,10 +243,113 @@ export type ConsoleApiKeyRevokeMutation = { apiKeyRevoke:
     | { __typename: 'ValidationError', code: ErrorCode, message: string }
    };
 
+export type ConsoleMerchantQueryVariables = Exact<{
+  merchantId: string;
+}>;
 
-export const ConsoleHomeDocument = {"__meta__":{"hash":"sha256:599911667faf9ccf8bad3a426e498575892bbecb0e211c1849843f31c23cfafc"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ConsoleHome"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"paymentRequests"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"5"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"shortCode"}},{"kind":"Field","name":{"kind":"Name","value":"denomination"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"asset"}}]}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]}}]}}]} as unknown as DocumentNode<ConsoleHomeQuery, ConsoleHomeQueryVariables>;
-export const ConsoleLinkCreateDocument = {"__meta__":{"hash":"sha256:56f5af51c697edce2e54be6c2aa4bb9ef7dae7e16b8acd8c43431e49e82bdf64"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ConsoleLinkCreate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ConsoleLinkCreateInput"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"consoleLinkCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ConsoleLink"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<ConsoleLinkCreateMutation, ConsoleLinkCreateMutationVariables>;
-export const ConsoleRequestCancelDocument = {"__meta__":{"hash":"sha256:6d78251f103d9c2b03457393784f1256efb2b514b5a1196c5af30e625bfc1c24"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ConsoleRequestCancel"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"RequestCancelInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"requestCancel"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PaymentRequest"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<ConsoleRequestCancelMutation, ConsoleRequestCancelMutationVariables>;
-export const ConsoleApiKeysDocument = {"__meta__":{"hash":"sha256:b04677de8e3d856cd916674cbb5d49eaeced297e196c18f98e1a47a0b07b8383"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ConsoleApiKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"apiKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"prefix"}},{"kind":"Field","name":{"kind":"Name","value":"label"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}}]}}]} as unknown as DocumentNode<ConsoleApiKeysQuery, ConsoleApiKeysQueryVariables>;
-export const ConsoleApiKeyCreateDocument = {"__meta__":{"hash":"sha256:ec080ffc28357aab4567a39da26cf142d4a8e09ae703eaf2582d1933b7ff2bd3"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ConsoleApiKeyCreate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ApiKeyCreateInput"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"apiKeyCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ApiKeyCreated"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"apiKey"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"prefix"}},{"kind":"Field","name":{"kind":"Name","value":"label"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<ConsoleApiKeyCreateMutation, ConsoleApiKeyCreateMutationVariables>;
-export const ConsoleApiKeyRevokeDocument = {"__meta__":{"hash":"sha256:df0b8cefa35fcb7a45f08761cd3f20ead069cf97cdd54946c2c0f428bf87f4ce"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ConsoleApiKeyRevoke"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ApiKeyRevokeInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"apiKeyRevoke"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ApiKey"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"prefix"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<ConsoleApiKeyRevokeMutation, ConsoleApiKeyRevokeMutationVariables>;
+
+export type ConsoleMerchantQuery = { merchantConfiguration: { name: string, items: Array<{ currency: string, fractionalDigits: number, units: { label: string } }> } };
+
+export type ConsoleLinkCreateMutationVariables = Exact<{
+  input?: ConsoleLinkCreateInput | null | undefined;
+}>;
+
+
+export type ConsoleLinkCreateMutation = { consoleLinkCreate:
+    | { __typename: 'AuthenticationError', code: ErrorCode, message: string }
+    | { __typename: 'ConsoleLink', url: string, expiresAt: string }
+    | { __typename: 'ExternalServiceError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string }
+    | { __typename: 'StateConflictError', code: ErrorCode, message: string }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string }
+   };
+
+export type ConsoleRequestsQueryVariables = Exact<{
+  first: number;
+  after?: string | null | undefined;
+  filter?: RequestFilter | null | undefined;
+}>;
+
+
+export type ConsoleRequestsQuery = { paymentRequests: { edges: Array<{ node: { id: string, shortCode: string, status: RequestStatus, description: string | null, externalReference: string | null, createdAt: string, denomination: { amount: number, asset: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type ConsoleRequestQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleRequestQuery = { paymentRequest: { id: string, shortCode: string, requestCode: string, status: RequestStatus, description: string | null, externalReference: string | null, createdAt: string, expiresAt: string, payUrl: string, denomination: { amount: number, asset: string }, payments: Array<{ ledger: string, amount: number, methods: Array<PaymentMethod> }>, paidBy: { id: string, ledger: string, account: string, amount: number, createdAt: string, refundableAmount: number | null } | null, refunds: Array<{ id: string, amount: number, createdAt: string, externalReference: string | null }>, activities: Array<{ at: string, action: string, actor: string, outcome: string }>, webhookEvents: Array<{ id: string, url: string, state: WebhookEventState, attemptCount: number, nextAttemptAt: string, deliveredAt: string | null, lastError: string | null }> } };
+
+export type ConsoleRequestChangedSubscriptionVariables = Exact<{
+  requestId?: string | null | undefined;
+}>;
+
+
+export type ConsoleRequestChangedSubscription = { paymentRequestChanged: { id: string, status: RequestStatus } };
+
+export type ConsoleRequestCreateMutationVariables = Exact<{
+  input: RequestCreateInput;
+}>;
+
+
+export type ConsoleRequestCreateMutation = { requestCreate:
+    | { __typename: 'AuthenticationError', code: ErrorCode, message: string }
+    | { __typename: 'ExternalServiceError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
+    | { __typename: 'PaymentRequest', id: string, shortCode: string, status: RequestStatus, payUrl: string, expiresAt: string, denomination: { amount: number, asset: string } }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string }
+    | { __typename: 'StateConflictError', code: ErrorCode, message: string }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string }
+   };
+
+export type ConsoleRequestCancelMutationVariables = Exact<{
+  input: RequestCancelInput;
+}>;
+
+
+export type ConsoleRequestCancelMutation = { requestCancel:
+    | { __typename: 'AuthenticationError', code: ErrorCode, message: string }
+    | { __typename: 'ExternalServiceError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
+    | { __typename: 'PaymentRequest', id: string, status: RequestStatus }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string }
+    | { __typename: 'StateConflictError', code: ErrorCode, message: string }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string }
+   };
+
+export type ConsoleRefundMutationVariables = Exact<{
+  input: TransactionRefundInput;
+}>;
+
+
+export type ConsoleRefundMutation = { transactionRefund:
+    | { __typename: 'AuthenticationError', code: ErrorCode, message: string }
+    | { __typename: 'ExternalServiceError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string }
+    | { __typename: 'StateConflictError', code: ErrorCode, message: string }
+    | { __typename: 'Transaction', id: string, amount: number }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string }
+   };
+
+
+export const ConsoleApiKeysDocument = {"__meta__":{"hash":"sha256:b04677de8e3d856cd916674cbb5d49eaeced297e196c18f98e1a47a0b07b8383"}} as unknown as DocumentNode<ConsoleApiKeysQuery, ConsoleApiKeysQueryVariables>;
+export const ConsoleApiKeyCreateDocument = {"__meta__":{"hash":"sha256:ec080ffc28357aab4567a39da26cf142d4a8e09ae703eaf2582d1933b7ff2bd3"}} as unknown as DocumentNode<ConsoleApiKeyCreateMutation, ConsoleApiKeyCreateMutationVariables>;
+export const ConsoleApiKeyRevokeDocument = {"__meta__":{"hash":"sha256:df0b8cefa35fcb7a45f08761cd3f20ead069cf97cdd54946c2c0f428bf87f4ce"}} as unknown as DocumentNode<ConsoleApiKeyRevokeMutation, ConsoleApiKeyRevokeMutationVariables>;
+export const ConsoleMerchantDocument = {"__meta__":{"hash":"sha256:864675e2f8717f5979d3c2b2e05b6389655c3b14562487f9f86e7c59715cb3e9"}} as unknown as DocumentNode<ConsoleMerchantQuery, ConsoleMerchantQueryVariables>;
+export const ConsoleLinkCreateDocument = {"__meta__":{"hash":"sha256:56f5af51c697edce2e54be6c2aa4bb9ef7dae7e16b8acd8c43431e49e82bdf64"}} as unknown as DocumentNode<ConsoleLinkCreateMutation, ConsoleLinkCreateMutationVariables>;
+export const ConsoleRequestsDocument = {"__meta__":{"hash":"sha256:31b945272fcd6094c6c8baf03fe3b9266a833f1d7a974256bbb1bb2faeac91bc"}} as unknown as DocumentNode<ConsoleRequestsQuery, ConsoleRequestsQueryVariables>;
+export const ConsoleRequestDocument = {"__meta__":{"hash":"sha256:0742208b772a8f52eae5064762caa00d353e66767b05e43c7c3e7fe02196488e"}} as unknown as DocumentNode<ConsoleRequestQuery, ConsoleRequestQueryVariables>;
+export const ConsoleRequestChangedDocument = {"__meta__":{"hash":"sha256:36d79ce9bc6ea33edd44187bc19c1be41772ab885ab5dbbfd5062333f67b6a30"}} as unknown as DocumentNode<ConsoleRequestChangedSubscription, ConsoleRequestChangedSubscriptionVariables>;
+export const ConsoleRequestCreateDocument = {"__meta__":{"hash":"sha256:d5e02c9be0ec5e26fee8b32f853d94310394c9baa0a88af9bfd4545046248320"}} as unknown as DocumentNode<ConsoleRequestCreateMutation, ConsoleRequestCreateMutationVariables>;
+export const ConsoleRequestCancelDocument = {"__meta__":{"hash":"sha256:6d78251f103d9c2b03457393784f1256efb2b514b5a1196c5af30e625bfc1c24"}} as unknown as DocumentNode<ConsoleRequestCancelMutation, ConsoleRequestCancelMutationVariables>;
+export const ConsoleRefundDocument = {"__meta__":{"hash":"sha256:dd1ef905497dade8d86a021aba8c797fccae3addbc44fcaf1a547f661b9c0536"}} as unknown as DocumentNode<ConsoleRefundMutation, ConsoleRefundMutationVariables>;

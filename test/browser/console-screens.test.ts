@@ -1,0 +1,208 @@
+/**
+ * The merchant console's screens in Chromium, against the real service: charging at the counter on
+ * a phone, finding and refunding a payment, API keys, a read-only session, and a session that sees
+ * nothing of another merchant's. axe-core checks each screen and state; PAYREQ_SCREENSHOTS=<folder>
+ * keeps a picture of each at desktop and phone sizes.
+ */
+import type { AddressInfo } from "node:net";
+import { serve, type ServerType } from "@hono/node-server";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createConsoleLink } from "../../src/domain/console/sessions.js";
+import { payRequest } from "../../src/domain/requests/pay.js";
+import { buildMerchant, buildRequest, operator, payer, type TestMerchant } from "../factories.js";
+import { db } from "../prisma.js";
+import { createTestApp } from "../test-app.js";
+import { axeViolations, launchChromium, newPage, screenshot } from "./chromium.js";
+
+let browser: Browser;
+let server: ServerType;
+let app: ReturnType<typeof createTestApp>;
+let base: string;
+
+beforeAll(async () => {
+  server = serve({ fetch: (request) => app.fetch(request), port: 0, hostname: "127.0.0.1" });
+  await new Promise((resolve) => server.once("listening", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app = createTestApp({}, { publicUrl: base });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  server?.close();
+  await app?.dispose();
+});
+
+const PHONE = { width: 390, height: 844 };
+
+/** A page signed in to `merchant`'s console (axe-core is injected as a script, which the page's policy refuses). */
+async function signedIn(merchant: TestMerchant, options: { readOnly?: boolean; phone?: boolean } = {}): Promise<Page> {
+  const { token } = await createConsoleLink(operator, { merchantId: merchant.merchantId, readOnly: options.readOnly });
+  const page = await newPage(browser, { bypassCSP: true, ...(options.phone && { viewport: PHONE }) });
+  await page.goto(`${base}/console/sign-in#${token}`);
+  await page.waitForURL(`${base}/console`);
+  await expect.poll(() => page.locator("#who").textContent()).toContain(merchant.name);
+  return page;
+}
+
+const heading = (page: Page) => page.locator("main h2").textContent();
+
+/** The API's answer to a GraphQL call with `merchant`'s key. */
+async function withKey(key: string, query: string, variables: object = {}) {
+  const answer = await fetch(`${base}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": key },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: answer.status, body: (await answer.json()) as { data?: any; errors?: { message: string }[] } };
+}
+
+describe("the merchant console's screens in Chromium", () => {
+  it("charges 12.50 on a phone: the QR code and short code fill the screen, and it shows Paid within 2 s of the payment", async () => {
+    const merchant = await buildMerchant();
+    const page = await signedIn(merchant, { phone: true });
+    await page.getByRole("link", { name: "Charge" }).click();
+    await expect.poll(() => heading(page)).toBe("Charge");
+    await screenshot(page, "charge-phone");
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByLabel("Amount").fill("12.50");
+    await page.getByLabel("Note (optional)").fill("table 4");
+    await page.getByRole("button", { name: "Charge" }).click();
+    const code = (await page.locator(".counter-code").textContent())!;
+    const request = await db.paymentRequest.findFirstOrThrow({ where: { merchantId: merchant.merchantId, shortCode: code } });
+    expect([request.amount, request.asset, request.description]).toEqual([1250n, "NZD", "table 4"]);
+    await expect.poll(() => page.locator(".counter-amount").textContent()).toBe("Scan to pay NZD 12.50");
+    const qr = await page.locator(".counter-qr").boundingBox();
+    expect(qr!.width).toBeGreaterThan(PHONE.width * 0.7);
+    await expect.poll(() => page.locator(".counter").getAttribute("data-live")).toBe("true");
+    await screenshot(page, "charge-waiting-phone");
+    expect(await axeViolations(page)).toEqual([]);
+
+    await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
+    await expect
+      .poll(() => page.locator(".counter-outcome").textContent(), { timeout: 2_000, interval: 50 })
+      .toBe("Paid: NZD 12.50");
+    await screenshot(page, "charge-paid-phone");
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByRole("button", { name: "New charge" }).click();
+    await expect.poll(() => page.getByLabel("Amount").inputValue()).toBe("");
+    await page.context().close();
+  });
+
+  it("finds a paid request by its note, refunds 5.00 of 12.50 after a confirmation, and shows the API's refusal of more than remains", async () => {
+    const merchant = await buildMerchant();
+    const [{ request }] = await Promise.all([
+      buildRequest({ merchant, amount: 1250, description: "Table 7 lunch" }),
+      buildRequest({ merchant, amount: 300, description: "Coffee" }),
+    ]);
+    await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
+    const page = await signedIn(merchant);
+    await page.getByRole("link", { name: "Requests" }).click();
+    await expect.poll(() => page.locator("main table").textContent()).toContain("Coffee");
+    await page.getByLabel("Text in description or reference").fill("table 7");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.waitForURL(`${base}/console/requests?text=table+7`);
+    await expect.poll(() => page.locator("main tbody tr").count()).toBe(1);
+    expect(await page.locator("main tbody").textContent()).toContain("Paid");
+    await screenshot(page, "requests");
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByRole("link", { name: request.shortCode }).click();
+    await expect.poll(() => heading(page)).toBe(`Request ${request.shortCode}`);
+    await expect.poll(() => page.locator(".refundable").textContent()).toBe("Refundable: NZD 12.50");
+    await page.getByLabel("Amount to refund").fill("5.00");
+    await page.getByRole("button", { name: "Refund", exact: true }).click();
+    await expect
+      .poll(() => page.getByRole("alertdialog").textContent())
+      .toContain("Refund NZD 5.00? NZD 7.50 will remain refundable.");
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await expect.poll(() => page.locator(".refundable").textContent()).toBe("Refundable: NZD 7.50");
+    expect(await db.transaction.count({ where: { requestId: request.id, type: "REFUND" } })).toBe(1);
+    await screenshot(page, "request-refunded");
+    expect(await axeViolations(page)).toEqual([]);
+
+    // More than remains: the API's own words, and nothing changed.
+    const purchase = await db.transaction.findFirstOrThrow({ where: { requestId: request.id, type: "PURCHASE" } });
+    const refusal = await withKey(
+      merchant.apiKey,
+      `mutation ($input: TransactionRefundInput!) { transactionRefund(input: $input) { ... on Error { message } } }`,
+      { input: { transactionId: purchase.id, amount: 800 } },
+    );
+    const message = refusal.body.data.transactionRefund.message as string;
+    await page.getByLabel("Amount to refund").fill("8.00");
+    await page.getByRole("button", { name: "Refund", exact: true }).click();
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe(message);
+    expect(await db.transaction.count({ where: { requestId: request.id, type: "REFUND" } })).toBe(1);
+
+    // Back returns to the filtered list; reload keeps the screen.
+    await page.goBack();
+    await expect.poll(() => page.getByLabel("Text in description or reference").inputValue()).toBe("table 7");
+    await page.reload();
+    await expect.poll(() => page.locator("main tbody tr").count()).toBe(1);
+    await page.context().close();
+  });
+
+  it("creates a key shown once, which calls the API until it is revoked", async () => {
+    const merchant = await buildMerchant();
+    const page = await signedIn(merchant);
+    await page.getByRole("link", { name: "Developers" }).click();
+    await page.getByLabel("Label of the new key").fill("till printer");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const key = (await page.locator(".new-key code").textContent())!;
+    await expect.poll(() => page.locator("main tbody").textContent()).toContain("till printer");
+    await screenshot(page, "developers");
+    expect(await axeViolations(page)).toEqual([]);
+    expect((await withKey(key, "{ apiKeys { prefix } }")).status).toBe(200);
+
+    const prefix = (await db.apiKey.findFirstOrThrow({ where: { merchantId: merchant.merchantId, label: "till printer" } }))
+      .prefix;
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: `Revoke ${prefix}` }).click();
+    await expect.poll(() => page.getByRole("status").first().textContent()).toBe(`Revoked ${prefix}.`);
+    expect(await page.locator("main").textContent()).not.toContain(key);
+    expect((await withKey(key, "{ apiKeys { prefix } }")).status).toBe(401);
+    await page.context().close();
+  });
+
+  it("offers a read-only session no change on any screen", async () => {
+    const merchant = await buildMerchant();
+    const [{ request: paid }, { request: open }] = await Promise.all([buildRequest({ merchant }), buildRequest({ merchant })]);
+    await payRequest(payer, { requestId: paid.id, authorization: "x", ledger: "test.uplink" });
+    const page = await signedIn(merchant, { readOnly: true });
+    const changes = () => page.getByRole("button", { name: /^(Charge|Refund|Cancel request|Create key|Revoke)/ }).count();
+    for (const path of [
+      "/console/charge",
+      `/console/requests/${paid.id}`,
+      `/console/requests/${open.id}`,
+      "/console/developers",
+    ]) {
+      await page.goto(`${base}${path}`);
+      await expect.poll(() => page.locator("main h2").count()).toBe(1);
+      await expect.poll(() => page.locator("main [role=status]").count()).toBe(0);
+      expect(await changes(), path).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+    }
+    await page.context().close();
+  });
+
+  it("shows a session nothing of another merchant's, by list or by address", async () => {
+    const [merchant, other] = await Promise.all([buildMerchant(), buildMerchant()]);
+    const [{ request: mine }, { request: theirs }] = await Promise.all([
+      buildRequest({ merchant, description: "ours" }),
+      buildRequest({ merchant: other, description: "theirs" }),
+    ]);
+    const page = await signedIn(merchant);
+    await page.goto(`${base}/console/requests`);
+    await expect.poll(() => page.locator("main tbody").textContent()).toContain(mine.shortCode);
+    expect(await page.locator("main").textContent()).not.toContain(theirs.shortCode);
+    await page.goto(`${base}/console/requests/${theirs.id}`);
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe("No such request.");
+    expect(await page.locator("main").textContent()).not.toContain(theirs.shortCode);
+    await page.context().close();
+  });
+});
