@@ -12,6 +12,7 @@ import "./types/event.js";
 import "./types/webhook-endpoint.js";
 import "./types/console.js";
 import "./types/api-key.js";
+import "./types/stats.js";
 
 builder.queryType({ description: "Reads. Every field needs an X-Api-Key header." });
 builder.mutationType({ description: "Writes. Results are the data or a typed Error." });

@@ -101,7 +101,7 @@ describe("the merchant console's screens in Chromium", () => {
     await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
     const page = await signedIn(merchant);
     await page.getByRole("link", { name: "Requests" }).click();
-    await expect.poll(() => page.locator("main table").textContent()).toContain("Coffee");
+    await expect.poll(() => page.locator("main table.requests").textContent()).toContain("Coffee");
     await page.getByLabel("Text in description or reference").fill("table 7");
     await page.getByRole("button", { name: "Apply" }).click();
     await page.waitForURL(`${base}/console/requests?text=table+7`);
@@ -130,7 +130,7 @@ describe("the merchant console's screens in Chromium", () => {
     const refusal = await withKey(
       merchant.apiKey,
       `mutation ($input: TransactionRefundInput!) { transactionRefund(input: $input) { ... on Error { message } } }`,
-      { input: { transactionId: purchase.id, amount: 800 } },
+      { input: { transactionId: purchase.id, amount: 800, externalReference: "probe" } },
     );
     const message = refusal.body.data.transactionRefund.message as string;
     await page.getByLabel("Amount to refund").fill("8.00");
@@ -138,12 +138,46 @@ describe("the merchant console's screens in Chromium", () => {
     await page.getByRole("button", { name: "Confirm" }).click();
     await expect.poll(() => page.getByRole("alert").textContent()).toBe(message);
     expect(await db.transaction.count({ where: { requestId: request.id, type: "REFUND" } })).toBe(1);
+    // A second part within what remains.
+    await page.getByLabel("Amount to refund").fill("2.50");
+    await page.getByRole("button", { name: "Refund", exact: true }).click();
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await expect.poll(() => page.locator(".refundable").textContent()).toBe("Refundable: NZD 5.00");
+    expect(await db.transaction.count({ where: { requestId: request.id, type: "REFUND" } })).toBe(2);
 
     // Back returns to the filtered list; reload keeps the screen.
     await page.goBack();
     await expect.poll(() => page.getByLabel("Text in description or reference").inputValue()).toBe("table 7");
     await page.reload();
     await expect.poll(() => page.locator("main tbody tr").count()).toBe(1);
+    await page.context().close();
+  });
+
+  it("shows today's takings per asset with a chart and its table, and the last 7 days by the day", async () => {
+    const merchant = await buildMerchant();
+    const [{ request: paid }] = await Promise.all([
+      buildRequest({ merchant, amount: 1250 }),
+      buildRequest({ merchant, amount: 300 }),
+    ]);
+    await payRequest(payer, { requestId: paid.id, authorization: "x", ledger: "test.uplink" });
+    const page = await signedIn(merchant);
+    const figure = (name: string) => page.locator(".figures div", { hasText: name }).locator("dd").textContent();
+    await expect.poll(() => figure("Requests created")).toBe("2");
+    expect(await figure("Payments")).toBe("1");
+    expect(await figure("Paid")).toBe("NZD 12.50");
+    expect(await figure("Refunded")).toBe("NZD 0.00");
+    expect(await figure("Conversion")).toBe("50 %");
+    expect(await page.locator(".chart canvas").count()).toBe(1);
+    // The chart's figures as a table: 24 hours, one of them with the payment.
+    await expect.poll(() => page.locator(".chart-figures tbody tr").count()).toBe(24);
+    expect(await page.locator(".chart-figures tbody td", { hasText: "NZD 12.50" }).count()).toBe(1);
+    await screenshot(page, "overview");
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByRole("link", { name: "Last 7 days" }).click();
+    await page.waitForURL(`${base}/console?period=7d`);
+    await expect.poll(() => page.locator(".chart-figures tbody tr").count()).toBe(7);
+    expect(await figure("Paid")).toBe("NZD 12.50");
     await page.context().close();
   });
 

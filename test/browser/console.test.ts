@@ -62,14 +62,14 @@ describe("the merchant console in Chromium", () => {
     await page.goto(link);
     await page.waitForURL(`${base}/console`);
     await expect.poll(() => page.locator("#who").textContent()).toContain(merchant.name);
-    await expect.poll(() => page.locator("main table").textContent()).toContain(mine.shortCode);
+    await expect.poll(() => page.locator("main table.requests").textContent()).toContain(mine.shortCode);
     expect(await page.locator("main").textContent()).not.toContain(theirs.shortCode);
     expect(await axeViolations(page)).toEqual([]);
     // The token is gone from the address bar and the history.
     expect(page.url()).not.toContain("#");
 
     await page.reload();
-    await expect.poll(() => page.locator("main table").textContent()).toContain(mine.shortCode);
+    await expect.poll(() => page.locator("main table.requests").textContent()).toContain(mine.shortCode);
 
     // The same link in another browser opens nothing.
     const second = await newPage(browser, { bypassCSP: true });
@@ -89,7 +89,7 @@ describe("the merchant console in Chromium", () => {
     const { request } = await buildRequest({ merchant });
     const page = await newPage(browser);
     await page.goto(await linkFor(merchant.merchantId));
-    await expect.poll(() => page.locator("main table").textContent()).toContain(request.shortCode);
+    await expect.poll(() => page.locator("main table.requests").textContent()).toContain(request.shortCode);
     await page.goto(elsewhereOrigin);
     const mutation = `mutation { requestCancel(input: { requestId: "${request.id}" }) { __typename } }`;
     const outcomes = await page.evaluate(

@@ -52,3 +52,27 @@ export const RequestChanges = graphql(`
     }
   }
 `);
+
+export const Stats = graphql(`
+  query DashboardStats($from: DateTime!, $to: DateTime!, $bucket: StatsBucket!, $timeZone: String) {
+    merchantStats(from: $from, to: $to, bucket: $bucket, timeZone: $timeZone) {
+      buckets {
+        start
+        asset
+        created
+        paid
+        paidAmount
+        refundedAmount
+      }
+      totals {
+        start
+        asset
+        created
+        paid
+        paidAmount
+        refundedAmount
+      }
+      medianSecondsToPay
+    }
+  }
+`);

@@ -24,16 +24,22 @@ export const Money = ({ amount, asset, units }: { amount: number; asset: string;
 export const When = ({ at }: { at: string | null | undefined }) =>
   at ? <time dateTime={at}>{new Date(at).toLocaleString()}</time> : <span>{t("never")}</span>;
 
+/** Screens shown since the page loaded. */
+let shown = 0;
+
 /**
  * A screen: its heading, which is the tab's title too, and which takes the focus when the screen
- * is shown, so a keyboard or screen reader user hears where a link led.
+ * is shown after another, so a keyboard or screen reader user hears where a link led.
  */
 export function Screen({ title, children }: { title: string; children: ComponentChildren }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${title} · ${t("console")}`;
   }, [title]);
-  useEffect(() => heading.current?.focus(), []);
+  useEffect(() => {
+    // Not on the page's first screen, where the browser's own start is where a reader begins.
+    if (shown++ > 0) heading.current?.focus();
+  }, []);
   return (
     <section>
       <h2 tabIndex={-1} ref={heading}>

@@ -181,6 +181,13 @@ export type RequestStatus =
   /** Paid; paidBy holds the purchase. */
   | 'PAID';
 
+/** How merchantStats divides its range: the merchant's local hours or days. */
+export type StatsBucket =
+  /** A day of the time zone's calendar, midnight to midnight (23 or 25 hours across a daylight-saving change). */
+  | 'DAY'
+  /** An hour of the time zone's clock. */
+  | 'HOUR';
+
 /** What to refund. */
 export type TransactionRefundInput = {
   /** Minimum units to return to the payer. */
@@ -341,6 +348,16 @@ export type ConsoleRefundMutation = { transactionRefund:
     | { __typename: 'ValidationError', code: ErrorCode, message: string }
    };
 
+export type ConsoleStatsQueryVariables = Exact<{
+  from: string;
+  to: string;
+  bucket: StatsBucket;
+  timeZone?: string | null | undefined;
+}>;
+
+
+export type ConsoleStatsQuery = { merchantStats: { medianSecondsToPay: number | null, buckets: Array<{ start: string | null, asset: string, created: number, paid: number, paidAmount: number, refundedAmount: number }>, totals: Array<{ asset: string, created: number, paid: number, paidAmount: number, refundedAmount: number }> } };
+
 
 export const ConsoleApiKeysDocument = {"__meta__":{"hash":"sha256:b04677de8e3d856cd916674cbb5d49eaeced297e196c18f98e1a47a0b07b8383"}} as unknown as DocumentNode<ConsoleApiKeysQuery, ConsoleApiKeysQueryVariables>;
 export const ConsoleApiKeyCreateDocument = {"__meta__":{"hash":"sha256:ec080ffc28357aab4567a39da26cf142d4a8e09ae703eaf2582d1933b7ff2bd3"}} as unknown as DocumentNode<ConsoleApiKeyCreateMutation, ConsoleApiKeyCreateMutationVariables>;
@@ -353,3 +370,4 @@ export const ConsoleRequestChangedDocument = {"__meta__":{"hash":"sha256:36d79ce
 export const ConsoleRequestCreateDocument = {"__meta__":{"hash":"sha256:d5e02c9be0ec5e26fee8b32f853d94310394c9baa0a88af9bfd4545046248320"}} as unknown as DocumentNode<ConsoleRequestCreateMutation, ConsoleRequestCreateMutationVariables>;
 export const ConsoleRequestCancelDocument = {"__meta__":{"hash":"sha256:6d78251f103d9c2b03457393784f1256efb2b514b5a1196c5af30e625bfc1c24"}} as unknown as DocumentNode<ConsoleRequestCancelMutation, ConsoleRequestCancelMutationVariables>;
 export const ConsoleRefundDocument = {"__meta__":{"hash":"sha256:dd1ef905497dade8d86a021aba8c797fccae3addbc44fcaf1a547f661b9c0536"}} as unknown as DocumentNode<ConsoleRefundMutation, ConsoleRefundMutationVariables>;
+export const ConsoleStatsDocument = {"__meta__":{"hash":"sha256:0699e66f1b66fcbd220a9099355c9fc35557271429cdcd225fc9ceb0456e3c2b"}} as unknown as DocumentNode<ConsoleStatsQuery, ConsoleStatsQueryVariables>;

@@ -126,6 +126,12 @@ function Payment({
   );
 }
 
+/** A refund's reference: random, from the browser's generator (which, unlike randomUUID, works over plain http). */
+function newReference(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `console-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+}
+
 /** A refund: the amount (the whole of what remains, unless changed), then a confirmation that says what will remain. */
 function RefundForm({
   session,
@@ -141,6 +147,9 @@ function RefundForm({
   onDone: () => void;
 }) {
   const [amount, setAmount] = useState<number | null>(null);
+  // Each refund the console asks for has a reference of its own: a purchase may be refunded in
+  // several parts, and a confirmation sent twice is one refund.
+  const [reference, setReference] = useState("");
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
   const ask = (event: SubmitEvent) => {
@@ -150,10 +159,13 @@ function RefundForm({
     if (typed === null) return setError(new Error(t("amountInvalid")));
     setError(null);
     setAmount(typed);
+    setReference(newReference());
   };
   const confirm = async () => {
     try {
-      const { transactionRefund } = await run(session, ConsoleRefundDocument, { input: { transactionId, amount: amount! } });
+      const { transactionRefund } = await run(session, ConsoleRefundDocument, {
+        input: { transactionId, amount: amount!, externalReference: reference },
+      });
       succeeded(transactionRefund);
       setDone(t("refunded", { amount: formatAmount(amount!, shown) }));
       onDone();

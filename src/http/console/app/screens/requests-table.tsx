@@ -10,7 +10,7 @@ export const statusText = (status: string) => t(`status${status}` as MessageKey)
 export function RequestsTable({ rows, units }: { rows: RequestRow[]; units: UnitsByAsset }) {
   if (!rows.length) return <p>{t("noRequests")}</p>;
   return (
-    <table>
+    <table class="requests">
       <thead>
         <tr>
           <th scope="col">{t("code")}</th>
