@@ -10,7 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConsoleLink } from "../../src/domain/console/sessions.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
-import { buildMerchant, buildRequest, operator, payer, type TestMerchant } from "../factories.js";
+import { buildEndpoint, buildMerchant, buildRequest, operator, payer, type TestMerchant } from "../factories.js";
 import { db } from "../prisma.js";
 import { createTestApp } from "../test-app.js";
 import { axeViolations, launchChromium, newPage, screenshot } from "./chromium.js";
@@ -185,6 +185,7 @@ describe("the merchant console's screens in Chromium", () => {
     const merchant = await buildMerchant();
     const page = await signedIn(merchant);
     await page.getByRole("link", { name: "Developers" }).click();
+    await page.getByRole("link", { name: "API keys" }).click();
     await page.getByLabel("Label of the new key").fill("till printer");
     await page.getByRole("button", { name: "Create key" }).click();
     const key = (await page.locator(".new-key code").textContent())!;
@@ -208,16 +209,25 @@ describe("the merchant console's screens in Chromium", () => {
     const [{ request: paid }, { request: open }] = await Promise.all([buildRequest({ merchant }), buildRequest({ merchant })]);
     await payRequest(payer, { requestId: paid.id, authorization: "x", ledger: "test.uplink" });
     const page = await signedIn(merchant, { readOnly: true });
-    const changes = () => page.getByRole("button", { name: /^(Charge|Refund|Cancel request|Create key|Revoke)/ }).count();
+    const endpoint = await buildEndpoint(merchant);
+    const changes = () =>
+      page
+        .getByRole("button", {
+          name: /^(Charge|Refund|Cancel request|Create key|Revoke|Add endpoint|Send|Disable|Enable|Save|Check)/,
+        })
+        .count();
     for (const path of [
       "/console/charge",
       `/console/requests/${paid.id}`,
       `/console/requests/${open.id}`,
+      `/console/developers/endpoints/${endpoint.id}`,
+      "/console/developers/keys",
+      "/console/developers/events",
       "/console/developers",
     ]) {
       await page.goto(`${base}${path}`);
       await expect.poll(() => page.locator("main h2").count()).toBe(1);
-      await expect.poll(() => page.locator("main [role=status]").count()).toBe(0);
+      await expect.poll(() => page.locator("main .loading").count()).toBe(0);
       expect(await changes(), path).toBe(0);
       expect(await axeViolations(page)).toEqual([]);
     }

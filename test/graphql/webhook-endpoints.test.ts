@@ -252,6 +252,17 @@ describe("webhook endpoints in GraphQL", () => {
       await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
     }
     await call(apiKey, UPDATE, { input: { id: endpoint.id, enabled: true } });
+    // What a recovery would queue, asked first: the two held, and none made before the time asked.
+    const recoverable = async (since: Date) =>
+      (
+        await call(apiKey, `query ($id: ID!, $since: DateTime!) { webhookEndpoint(id: $id) { recoverable(since: $since) } }`, {
+          id: endpoint.id,
+          since: since.toISOString(),
+        })
+      ).body.data!.webhookEndpoint.recoverable;
+    expect(await recoverable(new Date(Date.now() - 3_600_000))).toBe(2);
+    expect(await recoverable(new Date(Date.now() + 60_000))).toBe(0);
+    expect(await db.delivery.findMany({ where: { endpointId: endpoint.id, state: "HELD" } })).toHaveLength(2);
     const answers = await Promise.all(Array.from({ length: 4 }, recover));
     expect(answers.filter((a) => a.__typename === "WebhookRecovery")).toEqual([
       { __typename: "WebhookRecovery", endpointId: endpoint.id, queued: 2 },
@@ -262,6 +273,8 @@ describe("webhook endpoints in GraphQL", () => {
       { state: "PENDING" },
       { state: "PENDING" },
     ]);
+    // Queued and not yet tried again: nothing is left to recover.
+    expect(await recoverable(new Date(Date.now() - 3_600_000))).toBe(0);
   });
 
   it("answer a recovery retried under the same key with its first count, and refuse another within the minute", async () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { sql } from "kysely";
+import { sql, type ExpressionBuilder } from "kysely";
+import type { DB } from "../../generated/kysely/database.js";
 import { database } from "../../db.js";
 import type { QueryBuilder } from "../../sql/query-builder.js";
 import { notFound } from "../auth.js";
@@ -35,16 +36,41 @@ const lockEndpoint = (trx: QueryBuilder, endpointId: string, { merchantId }: End
     .executeTakeFirst();
 
 /**
- * The endpoint's deliveries since a time that were not delivered, due `now`: those that gave up
- * (EXHAUSTED, REFUSED) get exactly one more attempt, as a redelivery does; those held while the
- * endpoint was disabled (HELD) go on with the attempts their schedule had left; those still retrying
- * (PENDING after a failed attempt, not in flight) are brought forward and keep their schedule. Test
- * events are not recovered. Announced to the worker on commit; answers how many it queued.
- *
- * "Since" is when the event was made or when its first attempt there started: an endpoint's
- * `failingSince` is its first failed attempt, a few milliseconds after the event that attempt
- * carried was made, so recovering since it must still include that event. The attempts are found
- * by the index (endpoint_id, started_at DESC).
+ * The endpoint's deliveries a recovery since `since` sends again, at `now`: not delivered, and of
+ * an event made then or later or first attempted there then or later. An endpoint's `failingSince`
+ * is its first failed attempt, a few milliseconds after the event that attempt carried was made, so
+ * recovering since it must still include that event; the attempts are found by the index
+ * (endpoint_id, started_at DESC). Those that gave up (EXHAUSTED, REFUSED) and those held while the
+ * endpoint was disabled (HELD) are recovered, and those still retrying (PENDING after a failed
+ * attempt, not in flight); test events are not.
+ */
+const recoverable = (endpointId: string, since: Date, now: Date) => (eb: ExpressionBuilder<DB & { e: DB["delivery"] }, "e">) =>
+  eb.and([
+    eb("e.endpointId", "=", endpointId),
+    notTestEvent("e"),
+    eb.or([
+      eb("e.createdAt", ">=", since),
+      eb(
+        "e.id",
+        "in",
+        eb
+          .selectFrom("webhookAttempt as a")
+          .select("a.deliveryId")
+          .where("a.endpointId", "=", endpointId)
+          .where("a.startedAt", ">=", since)
+          .where("a.number", "=", sql.lit(1)),
+      ),
+    ]),
+    eb.or([
+      eb("e.state", "in", [sql.lit("EXHAUSTED" as const), sql.lit("REFUSED" as const), sql.lit("HELD" as const)]),
+      eb.and([pending("e"), eb("e.attempts", ">", sql.lit(0)), unleased("e", now)]),
+    ]),
+  ]);
+
+/**
+ * Sends the recoverable deliveries again, due `now` (those that gave up get exactly one more
+ * attempt, as a redelivery does; held and retrying ones go on with the attempts their schedule had
+ * left). Announced to the worker on commit; answers how many it queued.
  */
 async function recoverDeliveries(trx: QueryBuilder, endpointId: string, since: Date, now: Date): Promise<number> {
   const { queued } = await trx
@@ -52,35 +78,32 @@ async function recoverDeliveries(trx: QueryBuilder, endpointId: string, since: D
       db
         .updateTable("delivery as e")
         .set(sendAgainAt("e", now))
-        .where("e.endpointId", "=", endpointId)
-        .where(notTestEvent("e"))
-        .where((eb) =>
-          eb.or([
-            eb("e.createdAt", ">=", since),
-            eb(
-              "e.id",
-              "in",
-              eb
-                .selectFrom("webhookAttempt as a")
-                .select("a.deliveryId")
-                .where("a.endpointId", "=", endpointId)
-                .where("a.startedAt", ">=", since)
-                .where("a.number", "=", sql.lit(1)),
-            ),
-          ]),
-        )
-        .where((eb) =>
-          eb.or([
-            eb("e.state", "in", [sql.lit("EXHAUSTED" as const), sql.lit("REFUSED" as const), sql.lit("HELD" as const)]),
-            eb.and([pending("e"), eb("e.attempts", ">", sql.lit(0)), unleased("e", now)]),
-          ]),
-        )
+        .where(recoverable(endpointId, since, now))
         .returning("e.id"),
     )
     .selectFrom("recovered")
     .select([sql<number>`count(*)::int`.as("queued"), sql<boolean>`${sql.raw(outboxNotified("recovered"))} > 0`.as("announced")])
     .executeTakeFirstOrThrow();
   return queued;
+}
+
+/** How many deliveries a recovery of the endpoint since `since` would queue now (what a console shows before it asks). */
+export async function countRecoverable(ctx: DomainContext, input: RecoverInput): Promise<number> {
+  const { endpointId, since } = parseInput(recoverInput, { endpointId: "BAD_REQUEST", since: "BAD_REQUEST" }, input);
+  const { merchantId } = endpointOwner(ctx);
+  const owned = await database
+    .selectFrom("webhookEndpoint as ep")
+    .select("ep.id")
+    .where("ep.id", "=", endpointId)
+    .$if(merchantId !== undefined, (query) => query.where("ep.merchantId", "=", merchantId!))
+    .executeTakeFirst();
+  if (!owned) throw notFound("WEBHOOK_ENDPOINT_NOT_FOUND");
+  const { count } = await database
+    .selectFrom("delivery as e")
+    .select(sql<number>`count(*)::int`.as("count"))
+    .where(recoverable(endpointId, since, ctx.now()))
+    .executeTakeFirstOrThrow();
+  return count;
 }
 
 /**

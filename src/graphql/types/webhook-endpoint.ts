@@ -9,7 +9,13 @@ import {
 } from "../../domain/webhooks/endpoints.js";
 import { OUTBOX_LOG_PAGE } from "../../domain/page-size.js";
 import { pingWebhookEndpoint, type PingOutcome } from "../../domain/deliveries/ping.js";
-import { lastRecovery, recoverInput, recoverWebhookDeliveries, type Recovery } from "../../domain/deliveries/recover.js";
+import {
+  countRecoverable,
+  lastRecovery,
+  recoverInput,
+  recoverWebhookDeliveries,
+  type Recovery,
+} from "../../domain/deliveries/recover.js";
 import { redeliverEndpointDelivery } from "../../domain/deliveries/redeliver.js";
 import { builder } from "../builder.js";
 import { idempotentMutation, runIdempotentCall } from "../idempotent.js";
@@ -75,6 +81,11 @@ const WebhookEndpoint = builder.prismaObject("WebhookEndpoint", {
     enabled: t.exposeBoolean("enabled", { description: "False: it is sent nothing; its waiting deliveries are HELD." }),
     disabledReason: t.exposeString("disabledReason", { nullable: true, description: "Why it is disabled." }),
     disabledAt: t.expose("disabledAt", { type: "DateTime", nullable: true, description: "When it was disabled." }),
+    recoverable: t.int({
+      description: "How many of its deliveries webhookEndpointRecover since this time would queue now.",
+      args: { since: t.arg({ type: "DateTime", required: true, description: "As webhookEndpointRecover's since." }) },
+      resolve: async (endpoint, { since }, ctx) => countRecoverable(await ctx.domain(), { endpointId: endpoint.id, since }),
+    }),
     health: t.field({
       type: WebhookEndpointHealth,
       description: "Its latest outcome, its last day's success share, and since when it has been failing.",

@@ -5,7 +5,10 @@ import type { Units } from "./money.js";
 import { t, type MessageKey } from "./messages.js";
 import { followLink, route } from "./router.js";
 import { ChargeScreen } from "./screens/charge.js";
-import { DevelopersScreen } from "./screens/developers.js";
+import { CatalogueScreen } from "./screens/catalogue.js";
+import { EndpointsScreen } from "./screens/developers.js";
+import { EndpointScreen } from "./screens/endpoint.js";
+import { KeysScreen } from "./screens/keys.js";
 import { OverviewScreen } from "./screens/overview.js";
 import { RequestScreen } from "./screens/request.js";
 import { RequestsScreen } from "./screens/requests.js";
@@ -23,6 +26,8 @@ const SECTIONS: [path: string, name: MessageKey][] = [
 function screenAt(path: string, props: ScreenProps) {
   const request = /^\/console\/requests\/([^/]+)$/.exec(path);
   if (request) return <RequestScreen {...props} id={decodeURIComponent(request[1]!)} />;
+  const endpoint = /^\/console\/developers\/endpoints\/([^/]+)$/.exec(path);
+  if (endpoint) return <EndpointScreen {...props} id={decodeURIComponent(endpoint[1]!)} />;
   switch (path) {
     case "/console":
       return <OverviewScreen {...props} />;
@@ -31,7 +36,11 @@ function screenAt(path: string, props: ScreenProps) {
     case "/console/requests":
       return <RequestsScreen {...props} />;
     case "/console/developers":
-      return <DevelopersScreen {...props} />;
+      return <EndpointsScreen {...props} />;
+    case "/console/developers/keys":
+      return <KeysScreen {...props} />;
+    case "/console/developers/events":
+      return <CatalogueScreen {...props} />;
     default:
       return (
         <Screen title={t("notFoundScreen")}>

@@ -87,4 +87,8 @@ export function useLoad<T>(load: () => Promise<T>, keys: unknown[]): Loaded<T> {
   return { data: state.data, error: state.error, reload: () => setRound((n) => n + 1) };
 }
 
-export const Loading = () => <p role="status">{t("loading")}</p>;
+export const Loading = () => (
+  <p role="status" class="loading">
+    {t("loading")}
+  </p>
+);

@@ -113,6 +113,19 @@ export type ErrorCode =
   /** a test event is never sent again: send another with webhookEndpointPing */
   | 'WEBHOOK_TEST_EVENT_NOT_REDELIVERABLE';
 
+/** What happened to a payment request. Tokens and REST name them dotted: `payment.completed`. */
+export type EventType =
+  /** A payment completed (`payment.completed`). */
+  | 'PAYMENT_COMPLETED'
+  /** A test event, sent to one endpoint on request; never listed (`ping`). */
+  | 'PING'
+  /** A refund completed (`refund.completed`). */
+  | 'REFUND_COMPLETED'
+  /** A request was cancelled (`request.cancelled`). */
+  | 'REQUEST_CANCELLED'
+  /** A request expired unpaid (`request.expired`). */
+  | 'REQUEST_EXPIRED';
+
 /** How a payer initiates payment. */
 export type PaymentMethod =
   /** The payer presents an alphanumeric authorization. */
@@ -198,6 +211,51 @@ export type TransactionRefundInput = {
   transactionId: string;
 };
 
+/** What one delivery attempt came to. */
+export type WebhookAttemptOutcome =
+  /** Answered 2xx in time. */
+  | 'DELIVERED'
+  /** Another status, a timeout or a network error. */
+  | 'FAILED'
+  /** Under way, or cut off when its worker stopped mid-delivery (a later attempt follows). */
+  | 'IN_FLIGHT'
+  /** The destination is not allowed. */
+  | 'REFUSED';
+
+/** A webhook endpoint to register. */
+export type WebhookEndpointCreateInput = {
+  /** A note (at most 256 characters). */
+  description?: string | null | undefined;
+  /** False registers it disabled. Default true. */
+  enabled?: boolean | null | undefined;
+  /** The types it receives (not PING). */
+  eventTypes: Array<EventType>;
+  /** An http or https URL, on a public address. */
+  url: string;
+};
+
+/** Which endpoint's deliveries to send again, since when. */
+export type WebhookEndpointRecoverInput = {
+  /** The endpoint. */
+  id: string;
+  /** Deliveries of events made at or after this time, or first attempted at or after it. */
+  since: string;
+};
+
+/** What changes of an endpoint; fields not given stay. */
+export type WebhookEndpointUpdateInput = {
+  /** A new note. */
+  description?: string | null | undefined;
+  /** False disables it (its waiting deliveries are held); true enables it again. */
+  enabled?: boolean | null | undefined;
+  /** The types it receives from now on. */
+  eventTypes?: Array<EventType> | null | undefined;
+  /** The endpoint. */
+  id: string;
+  /** A new URL: later attempts, pending ones too, go there. */
+  url?: string | null | undefined;
+};
+
 /** Delivery state of a notification. */
 export type WebhookEventState =
   /** The webhook answered 2xx. */
@@ -210,6 +268,111 @@ export type WebhookEventState =
   | 'PENDING'
   /** Not sent: the destination is not allowed (a private address). */
   | 'REFUSED';
+
+export type ConsoleEndpointsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleEndpointsQuery = { webhookEndpoints: Array<{ id: string, url: string, description: string | null, enabled: boolean, eventTypes: Array<EventType>, disabledReason: string | null, health: { lastOutcome: WebhookAttemptOutcome | null, failingSince: string | null, successShareLastDay: number | null } }> };
+
+export type ConsoleEndpointQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleEndpointQuery = { webhookEndpoint: { id: string, url: string, description: string | null, enabled: boolean, eventTypes: Array<EventType>, disabledReason: string | null, createdAt: string, health: { lastOutcome: WebhookAttemptOutcome | null, lastAttemptAt: string | null, failingSince: string | null, attemptsLastDay: number, successShareLastDay: number | null }, deliveries: Array<{ id: string, type: EventType, state: WebhookEventState, createdAt: string, attemptCount: number, nextAttemptAt: string, deliveredAt: string | null, attempts: Array<{ number: number, startedAt: string, outcome: WebhookAttemptOutcome, statusCode: number | null, durationMs: number | null, error: string | null }> }> } };
+
+export type ConsoleRecoverableQueryVariables = Exact<{
+  id: string;
+  since: string;
+}>;
+
+
+export type ConsoleRecoverableQuery = { webhookEndpoint: { id: string, recoverable: number } };
+
+export type ConsoleEndpointCreateMutationVariables = Exact<{
+  input: WebhookEndpointCreateInput;
+}>;
+
+
+export type ConsoleEndpointCreateMutation = { webhookEndpointCreate:
+    | { __typename: 'AuthenticationError', code: ErrorCode, message: string }
+    | { __typename: 'ExternalServiceError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string }
+    | { __typename: 'StateConflictError', code: ErrorCode, message: string }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string }
+    | { __typename: 'WebhookEndpoint', id: string }
+   };
+
+export type ConsoleEndpointUpdateMutationVariables = Exact<{
+  input: WebhookEndpointUpdateInput;
+}>;
+
+
+export type ConsoleEndpointUpdateMutation = { webhookEndpointUpdate:
+    | { __typename: 'AuthenticationError', code: ErrorCode, message: string }
+    | { __typename: 'ExternalServiceError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string }
+    | { __typename: 'StateConflictError', code: ErrorCode, message: string }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string }
+    | { __typename: 'WebhookEndpoint', id: string, enabled: boolean, eventTypes: Array<EventType> }
+   };
+
+export type ConsoleEndpointPingMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleEndpointPingMutation = { webhookEndpointPing:
+    | { __typename: 'AuthenticationError', code: ErrorCode, message: string }
+    | { __typename: 'ExternalServiceError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string }
+    | { __typename: 'StateConflictError', code: ErrorCode, message: string }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string }
+    | { __typename: 'WebhookTestResult', delivered: boolean, outcome: WebhookAttemptOutcome | null, statusCode: number | null, durationMs: number | null, error: string | null }
+   };
+
+export type ConsoleEndpointRecoverMutationVariables = Exact<{
+  input: WebhookEndpointRecoverInput;
+}>;
+
+
+export type ConsoleEndpointRecoverMutation = { webhookEndpointRecover:
+    | { __typename: 'AuthenticationError', code: ErrorCode, message: string }
+    | { __typename: 'ExternalServiceError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string }
+    | { __typename: 'StateConflictError', code: ErrorCode, message: string }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string }
+    | { __typename: 'WebhookRecovery', queued: number }
+   };
+
+export type ConsoleDeliveryRedeliverMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleDeliveryRedeliverMutation = { webhookDeliveryRedeliver:
+    | { __typename: 'AuthenticationError', code: ErrorCode, message: string }
+    | { __typename: 'ExternalServiceError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string }
+    | { __typename: 'StateConflictError', code: ErrorCode, message: string }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string }
+    | { __typename: 'WebhookDelivery', id: string, state: WebhookEventState }
+   };
 
 export type ConsoleApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -273,6 +436,16 @@ export type ConsoleLinkCreateMutation = { consoleLinkCreate:
     | { __typename: 'StateConflictError', code: ErrorCode, message: string }
     | { __typename: 'ValidationError', code: ErrorCode, message: string }
    };
+
+export type ConsoleStatsQueryVariables = Exact<{
+  from: string;
+  to: string;
+  bucket: StatsBucket;
+  timeZone?: string | null | undefined;
+}>;
+
+
+export type ConsoleStatsQuery = { merchantStats: { medianSecondsToPay: number | null, buckets: Array<{ start: string | null, asset: string, created: number, paid: number, paidAmount: number, refundedAmount: number }>, totals: Array<{ asset: string, created: number, paid: number, paidAmount: number, refundedAmount: number }> } };
 
 export type ConsoleRequestsQueryVariables = Exact<{
   first: number;
@@ -348,26 +521,24 @@ export type ConsoleRefundMutation = { transactionRefund:
     | { __typename: 'ValidationError', code: ErrorCode, message: string }
    };
 
-export type ConsoleStatsQueryVariables = Exact<{
-  from: string;
-  to: string;
-  bucket: StatsBucket;
-  timeZone?: string | null | undefined;
-}>;
 
-
-export type ConsoleStatsQuery = { merchantStats: { medianSecondsToPay: number | null, buckets: Array<{ start: string | null, asset: string, created: number, paid: number, paidAmount: number, refundedAmount: number }>, totals: Array<{ asset: string, created: number, paid: number, paidAmount: number, refundedAmount: number }> } };
-
-
+export const ConsoleEndpointsDocument = {"__meta__":{"hash":"sha256:01ba6485dd283f857cbda82cc936c1912983db9fad6c79b60e1ddd5a9f3b1671"}} as unknown as DocumentNode<ConsoleEndpointsQuery, ConsoleEndpointsQueryVariables>;
+export const ConsoleEndpointDocument = {"__meta__":{"hash":"sha256:3d205183cb0f99b44610baa6b6f7b0ba51658ec66563d70d60cb63db901b6347"}} as unknown as DocumentNode<ConsoleEndpointQuery, ConsoleEndpointQueryVariables>;
+export const ConsoleRecoverableDocument = {"__meta__":{"hash":"sha256:899753bb62cc93ad5a4d6cec5da159ec9e8319cf862451fb7397551c332b52e9"}} as unknown as DocumentNode<ConsoleRecoverableQuery, ConsoleRecoverableQueryVariables>;
+export const ConsoleEndpointCreateDocument = {"__meta__":{"hash":"sha256:316dfc1e2b27293b1e40b15a55fbc1a8f94bb2068375633f176c1f9cc373e1c7"}} as unknown as DocumentNode<ConsoleEndpointCreateMutation, ConsoleEndpointCreateMutationVariables>;
+export const ConsoleEndpointUpdateDocument = {"__meta__":{"hash":"sha256:f222b5283e60978a948315b39c0c7c135707315fcee294d499d41a83bee4ec93"}} as unknown as DocumentNode<ConsoleEndpointUpdateMutation, ConsoleEndpointUpdateMutationVariables>;
+export const ConsoleEndpointPingDocument = {"__meta__":{"hash":"sha256:edb07862410e25644d75c7c10b3579b8bb5001af050c5b0fc8cd0ece9467ce99"}} as unknown as DocumentNode<ConsoleEndpointPingMutation, ConsoleEndpointPingMutationVariables>;
+export const ConsoleEndpointRecoverDocument = {"__meta__":{"hash":"sha256:4396e90d2533c0f8934ae1f0b7990d8267256f609a79110410ef34b068e10177"}} as unknown as DocumentNode<ConsoleEndpointRecoverMutation, ConsoleEndpointRecoverMutationVariables>;
+export const ConsoleDeliveryRedeliverDocument = {"__meta__":{"hash":"sha256:8c7a2508ee70a68d8d313cee2ac9137cabffc92b9697efc43797b40af8bbfdf5"}} as unknown as DocumentNode<ConsoleDeliveryRedeliverMutation, ConsoleDeliveryRedeliverMutationVariables>;
 export const ConsoleApiKeysDocument = {"__meta__":{"hash":"sha256:b04677de8e3d856cd916674cbb5d49eaeced297e196c18f98e1a47a0b07b8383"}} as unknown as DocumentNode<ConsoleApiKeysQuery, ConsoleApiKeysQueryVariables>;
 export const ConsoleApiKeyCreateDocument = {"__meta__":{"hash":"sha256:ec080ffc28357aab4567a39da26cf142d4a8e09ae703eaf2582d1933b7ff2bd3"}} as unknown as DocumentNode<ConsoleApiKeyCreateMutation, ConsoleApiKeyCreateMutationVariables>;
 export const ConsoleApiKeyRevokeDocument = {"__meta__":{"hash":"sha256:df0b8cefa35fcb7a45f08761cd3f20ead069cf97cdd54946c2c0f428bf87f4ce"}} as unknown as DocumentNode<ConsoleApiKeyRevokeMutation, ConsoleApiKeyRevokeMutationVariables>;
 export const ConsoleMerchantDocument = {"__meta__":{"hash":"sha256:864675e2f8717f5979d3c2b2e05b6389655c3b14562487f9f86e7c59715cb3e9"}} as unknown as DocumentNode<ConsoleMerchantQuery, ConsoleMerchantQueryVariables>;
 export const ConsoleLinkCreateDocument = {"__meta__":{"hash":"sha256:56f5af51c697edce2e54be6c2aa4bb9ef7dae7e16b8acd8c43431e49e82bdf64"}} as unknown as DocumentNode<ConsoleLinkCreateMutation, ConsoleLinkCreateMutationVariables>;
+export const ConsoleStatsDocument = {"__meta__":{"hash":"sha256:0699e66f1b66fcbd220a9099355c9fc35557271429cdcd225fc9ceb0456e3c2b"}} as unknown as DocumentNode<ConsoleStatsQuery, ConsoleStatsQueryVariables>;
 export const ConsoleRequestsDocument = {"__meta__":{"hash":"sha256:31b945272fcd6094c6c8baf03fe3b9266a833f1d7a974256bbb1bb2faeac91bc"}} as unknown as DocumentNode<ConsoleRequestsQuery, ConsoleRequestsQueryVariables>;
 export const ConsoleRequestDocument = {"__meta__":{"hash":"sha256:0742208b772a8f52eae5064762caa00d353e66767b05e43c7c3e7fe02196488e"}} as unknown as DocumentNode<ConsoleRequestQuery, ConsoleRequestQueryVariables>;
 export const ConsoleRequestChangedDocument = {"__meta__":{"hash":"sha256:36d79ce9bc6ea33edd44187bc19c1be41772ab885ab5dbbfd5062333f67b6a30"}} as unknown as DocumentNode<ConsoleRequestChangedSubscription, ConsoleRequestChangedSubscriptionVariables>;
 export const ConsoleRequestCreateDocument = {"__meta__":{"hash":"sha256:d5e02c9be0ec5e26fee8b32f853d94310394c9baa0a88af9bfd4545046248320"}} as unknown as DocumentNode<ConsoleRequestCreateMutation, ConsoleRequestCreateMutationVariables>;
 export const ConsoleRequestCancelDocument = {"__meta__":{"hash":"sha256:6d78251f103d9c2b03457393784f1256efb2b514b5a1196c5af30e625bfc1c24"}} as unknown as DocumentNode<ConsoleRequestCancelMutation, ConsoleRequestCancelMutationVariables>;
 export const ConsoleRefundDocument = {"__meta__":{"hash":"sha256:dd1ef905497dade8d86a021aba8c797fccae3addbc44fcaf1a547f661b9c0536"}} as unknown as DocumentNode<ConsoleRefundMutation, ConsoleRefundMutationVariables>;
-export const ConsoleStatsDocument = {"__meta__":{"hash":"sha256:0699e66f1b66fcbd220a9099355c9fc35557271429cdcd225fc9ceb0456e3c2b"}} as unknown as DocumentNode<ConsoleStatsQuery, ConsoleStatsQueryVariables>;

@@ -1,128 +1,120 @@
-/** The developers' screen: the merchant's API keys, listed, created (the key shown once) and revoked. */
+/**
+ * The developers' section: webhook endpoints (listed, registered), and beside them the keys
+ * (keys.tsx) and the event catalogue (catalogue.tsx).
+ */
 import { useState } from "preact/hooks";
 import { run, succeeded } from "../api.js";
-import {
-  ConsoleApiKeyCreateDocument,
-  ConsoleApiKeyRevokeDocument,
-  ConsoleApiKeysDocument,
-  type ConsoleApiKeysQuery,
-} from "../gql/graphql.js";
-import { t } from "../messages.js";
+import { ConsoleEndpointCreateDocument, ConsoleEndpointsDocument, type EventType } from "../gql/graphql.js";
+import { t, type MessageKey } from "../messages.js";
+import { navigate, route } from "../router.js";
 import { ErrorText, fieldText, Loading, Screen, useLoad, When, type ScreenProps } from "../ui.js";
 
-export function DevelopersScreen({ session }: ScreenProps) {
-  const keys = useLoad(() => run(session, ConsoleApiKeysDocument, {}), []);
-  const [created, setCreated] = useState<string | null>(null);
-  const [said, setSaid] = useState<string | null>(null);
+const PAGES: [path: string, name: MessageKey][] = [
+  ["/console/developers", "endpoints"],
+  ["/console/developers/keys", "apiKeys"],
+  ["/console/developers/events", "eventCatalogue"],
+];
+
+export const DevelopersNav = () => (
+  <nav aria-label={t("developers")} class="periods">
+    {PAGES.map(([path, name]) => (
+      <a key={path} href={path} aria-current={route.value.pathname === path ? "page" : undefined}>
+        {t(name)}
+      </a>
+    ))}
+  </nav>
+);
+
+/** The types an endpoint may subscribe to (a test event is sent on request only). */
+export const EVENT_TYPES: EventType[] = ["PAYMENT_COMPLETED", "REFUND_COMPLETED", "REQUEST_CANCELLED", "REQUEST_EXPIRED"];
+export const eventName = (type: EventType) => type.toLowerCase().replace("_", ".");
+
+/** A choice of event types, as checkboxes named `eventType`. */
+export const EventTypeChoice = ({ chosen }: { chosen: readonly EventType[] }) => (
+  <fieldset class="event-types">
+    <legend>{t("eventTypes")}</legend>
+    {EVENT_TYPES.map((type) => (
+      <label key={type} class="check">
+        <input type="checkbox" name="eventType" value={type} defaultChecked={chosen.includes(type)} />
+        <code>{eventName(type)}</code>
+      </label>
+    ))}
+  </fieldset>
+);
+
+export const chosenTypes = (form: HTMLFormElement) => new FormData(form).getAll("eventType") as EventType[];
+
+export function EndpointsScreen({ session }: ScreenProps) {
+  const endpoints = useLoad(() => run(session, ConsoleEndpointsDocument, {}), []);
   const [error, setError] = useState<unknown>(null);
-  const act = async (change: () => Promise<void>) => {
+  const create = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
     setError(null);
-    setSaid(null);
     try {
-      await change();
-      keys.reload();
+      const { webhookEndpointCreate } = await run(session, ConsoleEndpointCreateDocument, {
+        input: {
+          url: fieldText(form, "url"),
+          description: fieldText(form, "description") || null,
+          eventTypes: chosenTypes(form),
+        },
+      });
+      const made = succeeded(webhookEndpointCreate);
+      if (made.__typename === "WebhookEndpoint") navigate(`/console/developers/endpoints/${made.id}`);
     } catch (failure) {
       setError(failure);
     }
   };
-  const create = (event: SubmitEvent) => {
-    event.preventDefault();
-    const label = fieldText(event.currentTarget as HTMLFormElement, "label") || null;
-    void act(async () => {
-      const { apiKeyCreate } = await run(session, ConsoleApiKeyCreateDocument, { input: { label } });
-      const made = succeeded(apiKeyCreate);
-      if (made.__typename === "ApiKeyCreated") setCreated(made.key);
-    });
-  };
-  const revoke = (prefix: string) => {
-    if (!confirm(t("confirmRevoke", { prefix }))) return;
-    setCreated(null);
-    void act(async () => {
-      const { apiKeyRevoke } = await run(session, ConsoleApiKeyRevokeDocument, { input: { prefix } });
-      succeeded(apiKeyRevoke);
-      setSaid(t("revokedKey", { prefix }));
-    });
-  };
   return (
-    <Screen title={t("developers")}>
-      <h3>{t("apiKeys")}</h3>
-      <ErrorText error={keys.error ?? error} />
-      {said && <p role="status">{said}</p>}
-      {created && (
-        <div class="new-key" role="status">
-          <p>{t("newKey")}</p>
-          <output>
-            <code>{created}</code>
-          </output>
-        </div>
+    <Screen title={t("endpoints")}>
+      <DevelopersNav />
+      <ErrorText error={endpoints.error} />
+      {endpoints.data ? (
+        endpoints.data.webhookEndpoints.length ? (
+          <table class="endpoints">
+            <thead>
+              <tr>
+                <th scope="col">{t("url")}</th>
+                <th scope="col">{t("eventTypes")}</th>
+                <th scope="col">{t("state")}</th>
+                <th scope="col">{t("failingSince")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {endpoints.data.webhookEndpoints.map((endpoint) => (
+                <tr key={endpoint.id}>
+                  <td>
+                    <a href={`/console/developers/endpoints/${endpoint.id}`}>{endpoint.url}</a>
+                  </td>
+                  <td>{endpoint.eventTypes.map(eventName).join(", ")}</td>
+                  <td>{endpoint.enabled ? t("enabled") : t("disabled")}</td>
+                  <td>{endpoint.health.failingSince ? <When at={endpoint.health.failingSince} /> : "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p>{t("noEndpoints")}</p>
+        )
+      ) : (
+        !endpoints.error && <Loading />
       )}
       {!session.readOnly && (
-        <form class="filters" onSubmit={create}>
+        <form class="stacked" onSubmit={(event) => void create(event)}>
+          <h3>{t("addEndpoint")}</h3>
           <label>
-            {t("keyLabel")}
-            <input name="label" maxLength={64} autoComplete="off" />
+            {t("url")}
+            <input name="url" type="url" required placeholder="http://127.0.0.1:8080/hooks" />
           </label>
-          <button type="submit">{t("createKey")}</button>
+          <label>
+            {t("description")}
+            <input name="description" maxLength={255} />
+          </label>
+          <EventTypeChoice chosen={["PAYMENT_COMPLETED", "REFUND_COMPLETED"]} />
+          <ErrorText error={error} />
+          <button type="submit">{t("addEndpoint")}</button>
         </form>
       )}
-      {keys.data ? (
-        <KeysTable keys={keys.data.apiKeys} readOnly={session.readOnly} onRevoke={revoke} />
-      ) : (
-        !keys.error && <Loading />
-      )}
     </Screen>
-  );
-}
-
-function KeysTable({
-  keys,
-  readOnly,
-  onRevoke,
-}: {
-  keys: ConsoleApiKeysQuery["apiKeys"];
-  readOnly: boolean;
-  onRevoke: (prefix: string) => void;
-}) {
-  return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">{t("prefix")}</th>
-          <th scope="col">{t("label")}</th>
-          <th scope="col">{t("created")}</th>
-          <th scope="col">{t("lastUsed")}</th>
-          <th scope="col">{t("state")}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {keys.map((key) => (
-          <tr key={key.prefix}>
-            <td>
-              <code>{key.prefix}</code>
-            </td>
-            <td>{key.label ?? ""}</td>
-            <td>
-              <When at={key.createdAt} />
-            </td>
-            <td>
-              <When at={key.lastUsedAt} />
-            </td>
-            <td>
-              {key.revokedAt ? (
-                <>
-                  {t("revoked")} <When at={key.revokedAt} />
-                </>
-              ) : readOnly ? (
-                t("active")
-              ) : (
-                <button type="button" onClick={() => onRevoke(key.prefix)} aria-label={`${t("revoke")} ${key.prefix}`}>
-                  {t("revoke")}
-                </button>
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }
