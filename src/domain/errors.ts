@@ -21,6 +21,8 @@ export const validationCodes = [
   "INVALID_PAYMENT_EXPIRY_SECONDS",
   "INVALID_ENDPOINT_URL",
   "INVALID_EVENT_TYPE",
+  "INVALID_LOGO",
+  "INVALID_COLOR",
   "LEDGER_NOT_ENABLED",
   "BAD_REQUEST",
 ] as const;
@@ -88,6 +90,9 @@ export const errorCodeDescriptions: Record<ErrorCode, string> = {
   INVALID_ENDPOINT_URL:
     "url is not an http or https URL, or names a loopback, private, link-local or multicast address (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS)",
   INVALID_EVENT_TYPE: "an event type is not one of payment.completed, refund.completed, request.cancelled, request.expired",
+  INVALID_LOGO:
+    "a logo is not a data: URL of a PNG, JPEG or WebP image of at most 64 KB whose bytes are of its type (SVG is refused)",
+  INVALID_COLOR: "an accent colour is not #rrggbb, or its contrast against white is below 4.5:1 (WCAG AA)",
   LEDGER_NOT_ENABLED: "the ledger is not one of the request's payment options",
   BAD_REQUEST: "other malformed input",
   REQUEST_NOT_FOUND: "no such request is visible to this key",

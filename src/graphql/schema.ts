@@ -13,6 +13,7 @@ import "./types/webhook-endpoint.js";
 import "./types/console.js";
 import "./types/api-key.js";
 import "./types/stats.js";
+import "./types/branding.js";
 
 builder.queryType({ description: "Reads. Every field needs an X-Api-Key header." });
 builder.mutationType({ description: "Writes. Results are the data or a typed Error." });

@@ -1,6 +1,6 @@
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { declaredBodyLength, MAX_BODY_BYTES } from "./limits.js";
+import { declaredBodyLength, MAX_GRAPHQL_BODY_BYTES } from "./limits.js";
 import type { Logger } from "../logger.js";
 import { replica } from "../db.js";
 import { databaseAnswers } from "../domain/reachable.js";
@@ -170,14 +170,14 @@ function mountGraphQL(app: Hono, yoga: GraphQLHandler, graphiql: boolean) {
   app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => yoga.handleRequest(c.req.raw, {}));
 }
 
-/** Refuses a GraphQL body over MAX_BODY_BYTES with 413, before it is parsed. */
+/** Refuses a GraphQL body over MAX_GRAPHQL_BODY_BYTES with 413, before it is parsed. */
 function graphqlBodyLimit(): MiddlewareHandler {
   const tooLarge = (c: Context) =>
     c.json(
-      { errors: [{ message: `The body is larger than ${MAX_BODY_BYTES} bytes.`, extensions: { code: "BAD_REQUEST" } }] },
+      { errors: [{ message: `The body is larger than ${MAX_GRAPHQL_BODY_BYTES} bytes.`, extensions: { code: "BAD_REQUEST" } }] },
       413,
     );
-  const streamedBodyLimit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
+  const streamedBodyLimit = bodyLimit({ maxSize: MAX_GRAPHQL_BODY_BYTES, onError: tooLarge });
   return async (c, next) => {
     // A declared length is checked as it is; only a streamed body is counted as it arrives
     // (counting wraps the body in a stream, a large share of a small call's cost).
@@ -187,7 +187,7 @@ function graphqlBodyLimit(): MiddlewareHandler {
       const original = c.req.raw;
       return streamedBodyLimit(c, () => (carryOver(original, c.req.raw), next()));
     }
-    return length > MAX_BODY_BYTES ? tooLarge(c) : next();
+    return length > MAX_GRAPHQL_BODY_BYTES ? tooLarge(c) : next();
   };
 }
 

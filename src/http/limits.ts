@@ -1,5 +1,8 @@
-/** Largest request body the API reads, for REST and GraphQL alike. */
+/** Largest request body the API reads on its REST routes. */
 export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Largest GraphQL body: a pay page logo of 64 KB travels as a `data:` URL of 88 KB (base64). */
+export const MAX_GRAPHQL_BODY_BYTES = 128 * 1024;
 
 /**
  * The body length a call declares with Content-Length, or null when it streams its body

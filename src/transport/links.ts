@@ -7,6 +7,8 @@ export interface Links {
   payUrl: (requestCode: string) => string;
   /** A console sign-in link: its token in the fragment, which no log or Referer carries. */
   consoleSignInUrl: (token: string) => string;
+  /** A merchant's logo, named by its hash: what an address names never changes. */
+  logoUrl: (merchantId: string, hash: string) => string;
 }
 
 export function pageLinks(publicUrl: string): Links {
@@ -14,5 +16,6 @@ export function pageLinks(publicUrl: string): Links {
   return {
     payUrl: (requestCode) => `${base}/pay/${encodeURIComponent(requestCode)}`,
     consoleSignInUrl: (token) => `${base}/console/sign-in#${token}`,
+    logoUrl: (merchantId, hash) => `${base}/pay/logos/${merchantId}/${hash}`,
   };
 }

@@ -35,6 +35,11 @@ afterAll(async () => {
 });
 
 const PHONE = { width: 390, height: 844 };
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 /** A page signed in to `merchant`'s console (axe-core is injected as a script, which the page's policy refuses). */
 async function signedIn(merchant: TestMerchant, options: { readOnly?: boolean; phone?: boolean } = {}): Promise<Page> {
@@ -204,6 +209,57 @@ describe("the merchant console's screens in Chromium", () => {
     await page.context().close();
   });
 
+  it("brands the pay page from settings: an SVG, an oversized logo and a low-contrast colour refused, an accepted logo shown", async () => {
+    const merchant = await buildMerchant();
+    const { request } = await buildRequest({ merchant });
+    const page = await signedIn(merchant);
+    await page.getByRole("link", { name: "Settings" }).click();
+    const logo = (name: string, mimeType: string, buffer: Buffer) =>
+      page.getByLabel("Logo").setInputFiles({ name, mimeType, buffer });
+    const save = async () => {
+      await page.getByRole("button", { name: "Save" }).click();
+      return expect.poll(() => page.locator("main [role=alert], main [role=status] p").first().textContent());
+    };
+    await page.getByLabel("Accent colour").fill("#ffff00");
+    await (await save()).toMatch(/^accentColor #ffff00 has a contrast of 1\.07:1 against white/);
+    await page.getByLabel("Accent colour").fill("#0b5e5a");
+    await logo("logo.svg", "image/svg+xml", Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'));
+    await (await save()).toBe("The logo may not be SVG: use PNG, JPEG or WebP.");
+    await logo("big.png", "image/png", Buffer.concat([PNG, Buffer.alloc(70_000)]));
+    await (await save()).toMatch(/^The logo is \d+ bytes: at most 65536\.$/);
+    expect(await db.merchantBranding.count({ where: { merchantId: merchant.merchantId } })).toBe(0);
+
+    await page.getByLabel("Display name").fill("Corner Cafe");
+    await logo("logo.png", "image/png", PNG);
+    await (await save()).toBe("Saved.");
+    await expect.poll(() => page.locator(".brand-logo").count()).toBe(1);
+    await screenshot(page, "settings");
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.goto(`${base}/pay/${request.requestCode}`);
+    expect(await page.locator(".merchant").textContent()).toBe("Corner Cafe");
+    await expect
+      .poll(() => page.locator("img.logo").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBe(1);
+    expect(
+      await page.locator(".summary").evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--accent")),
+    ).toBe("#0b5e5a");
+    await page.context().close();
+  });
+
+  it("lists the merchant's console sessions and ends another one, whose next call is refused", async () => {
+    const merchant = await buildMerchant();
+    const [page, other] = await Promise.all([signedIn(merchant), signedIn(merchant, { phone: true })]);
+    await page.goto(`${base}/console/settings`);
+    await expect.poll(() => page.locator("table.sessions tbody tr").count()).toBe(2);
+    expect(await page.locator("table.sessions").textContent()).toContain("(this one)");
+    await page.locator("table.sessions tbody tr", { hasNotText: "(this one)" }).getByRole("button", { name: /^End / }).click();
+    await expect.poll(() => page.locator("table.sessions tbody tr").count()).toBe(1);
+    await other.goto(`${base}/console/requests`);
+    await expect.poll(() => other.locator("main h2").textContent()).toBe("You are not signed in");
+    await Promise.all([page.context().close(), other.context().close()]);
+  });
+
   it("offers a read-only session no change on any screen", async () => {
     const merchant = await buildMerchant();
     const [{ request: paid }, { request: open }] = await Promise.all([buildRequest({ merchant }), buildRequest({ merchant })]);
@@ -213,7 +269,7 @@ describe("the merchant console's screens in Chromium", () => {
     const changes = () =>
       page
         .getByRole("button", {
-          name: /^(Charge|Refund|Cancel request|Create key|Revoke|Add endpoint|Send|Disable|Enable|Save|Check)/,
+          name: /^(Charge|Refund|Cancel request|Create key|Revoke|Add endpoint|Send|Disable|Enable|Save|Check|End)/,
         })
         .count();
     for (const path of [
@@ -223,6 +279,7 @@ describe("the merchant console's screens in Chromium", () => {
       `/console/developers/endpoints/${endpoint.id}`,
       "/console/developers/keys",
       "/console/developers/events",
+      "/console/settings",
       "/console/developers",
     ]) {
       await page.goto(`${base}${path}`);

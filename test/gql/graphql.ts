@@ -32,6 +32,8 @@ export type ErrorCode =
   | 'INVALID_AUTHORIZATION'
   /** clientId is malformed */
   | 'INVALID_CLIENT_ID'
+  /** an accent colour is not #rrggbb, or its contrast against white is below 4.5:1 (WCAG AA) */
+  | 'INVALID_COLOR'
   /** description is too long */
   | 'INVALID_DESCRIPTION'
   /** url is not an http or https URL, or names a loopback, private, link-local or multicast address (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS) */
@@ -40,6 +42,8 @@ export type ErrorCode =
   | 'INVALID_EVENT_TYPE'
   /** ledger is missing or malformed, or no such ledger exists */
   | 'INVALID_LEDGER'
+  /** a logo is not a data: URL of a PNG, JPEG or WebP image of at most 64 KB whose bytes are of its type (SVG is refused) */
+  | 'INVALID_LOGO'
   /** merchantId is missing or malformed */
   | 'INVALID_MERCHANT_ID'
   /** notifyUrl is not an http or https URL */

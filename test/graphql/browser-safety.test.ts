@@ -78,12 +78,17 @@ describe("GraphQL browser safety", () => {
     expect(await forged.json()).toMatchObject({ errors: [{ extensions: { code: "KEY_NOT_AUTHORIZED" } }] });
   });
 
-  it("refuses bodies over 64 KiB", async () => {
+  it("refuses bodies over 128 KiB", async () => {
     const response = await post(
       { "content-type": "application/json" },
-      JSON.stringify({ query: `{ __typename }`, pad: "x".repeat(70_000) }),
+      JSON.stringify({ query: `{ __typename }`, pad: "x".repeat(132_000) }),
     );
     expect(response.status).toBe(413);
+    const within = await post(
+      { "content-type": "application/json" },
+      JSON.stringify({ query: `{ __typename }`, pad: "x".repeat(120_000) }),
+    );
+    expect(within.status).not.toBe(413);
   });
 
   it("refuses queries nested deeper than the limit before running them", async () => {

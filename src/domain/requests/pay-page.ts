@@ -21,7 +21,11 @@ export interface DisplayUnits {
 /** What the pay page shows of a request beyond the payer's view of it. */
 export interface PayPageRequest {
   request: RequestDetails;
+  /** The merchant's display name when it set one (its branding), else its name. */
   merchantName: string;
+  /** The rest of its branding: its accent colour and its logo's hash, null when not set. */
+  accentColor: string | null;
+  logoHash: string | null;
   units: DisplayUnits;
   /** The request's sandbox wallet ledger, when it offers one: the page then takes a wallet id and pays there. */
   walletLedger: string | null;
@@ -34,7 +38,13 @@ export interface PayPageRequest {
  */
 const MERCHANT_AND_UNITS = compiled<
   { merchantId: string; clientId: string | null; asset: string },
-  { merchantName: string; label: string | null; fractionalDigits: number | null }
+  {
+    merchantName: string;
+    label: string | null;
+    fractionalDigits: number | null;
+    accentColor: string | null;
+    logoHash: string | null;
+  }
 >((qb, param) =>
   qb
     .selectFrom("merchant as m")
@@ -51,7 +61,14 @@ const MERCHANT_AND_UNITS = compiled<
           .as("i"),
       (join) => join.onTrue(),
     )
-    .select(["m.name as merchantName", "i.unitsLabel as label", "i.fractionalDigits"])
+    .leftJoin("merchantBranding as b", "b.merchantId", "m.id")
+    .select((eb) => [
+      eb.fn.coalesce("b.displayName", "m.name").as("merchantName"),
+      "i.unitsLabel as label",
+      "i.fractionalDigits",
+      "b.accentColor",
+      "b.logoHash",
+    ])
     .where("m.id", "=", param("merchantId")),
 );
 
@@ -79,6 +96,8 @@ export async function findPayPageRequest(code: string): Promise<PayPageRequest |
   return {
     request,
     merchantName: row!.merchantName,
+    accentColor: row!.accentColor,
+    logoHash: row!.logoHash,
     // A request in an asset the merchant no longer configures still shows, in its smallest units.
     units: { label: row!.label ?? request.asset, fractionalDigits: row!.fractionalDigits ?? 0 },
     walletLedger: request.options.some((option) => option.ledgerId === wallet) ? wallet : null,

@@ -27,7 +27,16 @@ export interface OpenPageForm {
   error: string | null;
 }
 
-function layout({ language, words, assets }: PageContext, title: string, body: string, script: boolean): string {
+/** A merchant's accent colour, as a stylesheet of its own (the policy allows no inline style). */
+export const accentHref = (color: string) => `/pay/accent/${color.slice(1)}.css`;
+
+function layout(
+  { language, words, assets }: PageContext,
+  title: string,
+  body: string,
+  script: boolean,
+  accentColor: string | null = null,
+): string {
   return `<!doctype html>
 <html lang="${language}">
 <head>
@@ -36,7 +45,7 @@ function layout({ language, words, assets }: PageContext, title: string, body: s
 <meta name="referrer" content="same-origin">
 <title>${e(title)}</title>
 <link rel="stylesheet" href="${e(assets.stylesheet)}">
-${script ? `<script type="module" src="${e(assets.script)}"></script>\n` : ""}</head>
+${accentColor ? `<link rel="stylesheet" href="${e(accentHref(accentColor))}">\n` : ""}${script ? `<script type="module" src="${e(assets.script)}"></script>\n` : ""}</head>
 <body>
 ${body}
 ${script ? `<script type="application/json" id="pay-messages">${JSON.stringify(words).replace(/</g, "\\u003c")}</script>\n` : ""}</body>
@@ -48,7 +57,7 @@ const hidden = (shown: boolean) => (shown ? "" : " hidden");
 
 /** The page of a request that exists, in whatever state it is. */
 export function requestPage(page: PayPageRequest, now: Date, context: PageContext, form: OpenPageForm): string {
-  const { request, merchantName, units, walletLedger } = page;
+  const { request, merchantName, units, walletLedger, accentColor, logoHash } = page;
   const w = context.words;
   const status: RequestStatus = effectiveStatus(request, now);
   const amount = formatAmount(request.amount, units);
@@ -77,6 +86,7 @@ export function requestPage(page: PayPageRequest, now: Date, context: PageContex
 
   const body = `<main id="pay" data-code="${e(request.requestCode)}" data-status="${status}" data-expires-at="${request.expiresAt.toISOString()}" data-units-label="${e(units.label)}" data-fractional-digits="${units.fractionalDigits}">
 <header>
+  ${logoHash ? `<img class="logo" src="/pay/logos/${e(request.merchantId)}/${e(logoHash)}" alt="" height="48">` : ""}
   <p class="merchant">${e(merchantName)}</p>
   <h1 id="page-title">${e(titles[status])}</h1>
 </header>
@@ -112,7 +122,7 @@ ${walletForm}
 <p class="card notice" data-when="EXPIRED"${hidden(status === "EXPIRED")}>${e(w.expired)}</p>
 <p class="card notice" data-when="CANCELLED"${hidden(status === "CANCELLED")}>${e(w.cancelled)}</p>
 </main>`;
-  return layout(context, titles[status], body, true);
+  return layout(context, titles[status], body, true, accentColor);
 }
 
 /** `/pay`: a form to type the code a person was given (unknown codes come back here, with a 404). */

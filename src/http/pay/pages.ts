@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Hono } from "hono";
+import { logoByHash } from "../../domain/merchants/branding.js";
 import { findPayPageRequest, findRequestByPageCode } from "../../domain/requests/pay-page.js";
 import type { Links } from "../../transport/links.js";
 import { payPageQrSvg } from "../qr.js";
@@ -49,6 +50,32 @@ export function mountPages(app: Hono, { links, assets, secure }: PagesParts) {
     const request = await findRequestByPageCode(c.req.param("code"));
     if (!request) return c.json(UNKNOWN_REQUEST, 404);
     return c.json(payerView(request, links), 200, NO_STORE);
+  });
+
+  // A merchant's logo (domain/merchants/branding.ts checked its type against its bytes), by its hash: the
+  // same address always answers the same bytes.
+  app.get("/pay/logos/:merchantId/:hash", async (c) => {
+    const logo =
+      /^[0-9a-f-]{36}$/.test(c.req.param("merchantId")) && /^[0-9a-f]{16}$/.test(c.req.param("hash"))
+        ? await logoByHash(c.req.param("merchantId"), c.req.param("hash"))
+        : null;
+    if (!logo) return c.notFound();
+    return c.body(new Uint8Array(logo.bytes), 200, {
+      "content-type": logo.type,
+      "cache-control": "public, max-age=31536000, immutable",
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "default-src 'none'; sandbox",
+    });
+  });
+
+  // A merchant's accent colour (checked when it was set: domain/merchants/branding.ts) as a stylesheet.
+  app.get("/pay/accent/:file", (c) => {
+    const [, hex] = /^([0-9a-f]{6})\.css$/.exec(c.req.param("file")) ?? [];
+    if (!hex) return c.notFound();
+    return c.body(`:root{--accent:#${hex}}\n`, 200, {
+      "content-type": "text/css; charset=utf-8",
+      "cache-control": "public, max-age=31536000, immutable",
+    });
   });
 
   app.get("/pay/:code/qr.svg", async (c) => {

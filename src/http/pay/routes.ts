@@ -10,6 +10,8 @@
  *   GET  /pay/:code/status    the payer's view as JSON (what the page polls)
  *   GET  /pay/:code/qr.svg    the QR code of the page's address (payUrl)
  *   GET  /pay/:code/events    the payer's view as server-sent events, on every change  status-stream.ts
+ *   GET  /pay/logos/:merchantId/:hash   a merchant's logo (its branding)              pages.ts
+ *   GET  /pay/accent/:hex.css the merchant's accent colour, as a stylesheet
  *   POST /pay/:code           pay with a sandbox wallet                               payment.ts
  *   GET  /pay/assets/:file    the page's stylesheet and script                        assets.ts
  */
@@ -35,7 +37,15 @@ export interface PayPageParts {
 }
 
 /** The pages, status reads, QR codes and streams, each charged one call (the assets are not). */
-const CHARGED_READS = ["/pay", "/pay/:code", "/pay/:code/status", "/pay/:code/qr.svg", "/pay/:code/events"];
+const CHARGED_READS = [
+  "/pay",
+  "/pay/:code",
+  "/pay/:code/status",
+  "/pay/:code/qr.svg",
+  "/pay/:code/events",
+  "/pay/logos/:merchantId/:hash",
+  "/pay/accent/:file",
+];
 
 export function mountPayPage(app: Hono, { limiter, changes, links, logger, publicUrl }: PayPageParts) {
   const publicOrigin = new URL(publicUrl).origin;

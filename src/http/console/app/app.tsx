@@ -12,6 +12,7 @@ import { KeysScreen } from "./screens/keys.js";
 import { OverviewScreen } from "./screens/overview.js";
 import { RequestScreen } from "./screens/request.js";
 import { RequestsScreen } from "./screens/requests.js";
+import { SettingsScreen } from "./screens/settings.js";
 import { SignedOutScreen } from "./screens/sign-in.js";
 import { ErrorText, Loading, Screen, useLoad, type ScreenProps, type UnitsByAsset } from "./ui.js";
 
@@ -20,6 +21,7 @@ const SECTIONS: [path: string, name: MessageKey][] = [
   ["/console/charge", "charge"],
   ["/console/requests", "requests"],
   ["/console/developers", "developers"],
+  ["/console/settings", "settings"],
 ];
 
 /** The screen at `path`. */
@@ -41,6 +43,8 @@ function screenAt(path: string, props: ScreenProps) {
       return <KeysScreen {...props} />;
     case "/console/developers/events":
       return <CatalogueScreen {...props} />;
+    case "/console/settings":
+      return <SettingsScreen {...props} />;
     default:
       return (
         <Screen title={t("notFoundScreen")}>

@@ -52,6 +52,8 @@ export type ErrorCode =
   | 'INVALID_AUTHORIZATION'
   /** clientId is malformed */
   | 'INVALID_CLIENT_ID'
+  /** an accent colour is not #rrggbb, or its contrast against white is below 4.5:1 (WCAG AA) */
+  | 'INVALID_COLOR'
   /** description is too long */
   | 'INVALID_DESCRIPTION'
   /** url is not an http or https URL, or names a loopback, private, link-local or multicast address (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS) */
@@ -60,6 +62,8 @@ export type ErrorCode =
   | 'INVALID_EVENT_TYPE'
   /** ledger is missing or malformed, or no such ledger exists */
   | 'INVALID_LEDGER'
+  /** a logo is not a data: URL of a PNG, JPEG or WebP image of at most 64 KB whose bytes are of its type (SVG is refused) */
+  | 'INVALID_LOGO'
   /** merchantId is missing or malformed */
   | 'INVALID_MERCHANT_ID'
   /** notifyUrl is not an http or https URL */
@@ -125,6 +129,16 @@ export type EventType =
   | 'REQUEST_CANCELLED'
   /** A request expired unpaid (`request.expired`). */
   | 'REQUEST_EXPIRED';
+
+/** What to change; a field not given stays as it is, and null removes it. */
+export type MerchantBrandingInput = {
+  /** `#rrggbb`, refused below 4.5:1 contrast against white (INVALID_COLOR). */
+  accentColor?: string | null | undefined;
+  /** Up to 60 characters. */
+  displayName?: string | null | undefined;
+  /** A `data:` URL of a PNG, JPEG or WebP image of at most 64 KB (SVG is refused: INVALID_LOGO). */
+  logo?: string | null | undefined;
+};
 
 /** How a payer initiates payment. */
 export type PaymentMethod =
@@ -521,6 +535,45 @@ export type ConsoleRefundMutation = { transactionRefund:
     | { __typename: 'ValidationError', code: ErrorCode, message: string }
    };
 
+export type ConsoleSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleSettingsQuery = { merchantBranding: { displayName: string | null, accentColor: string | null, logoUrl: string | null }, consoleSessions: Array<{ id: string, label: string | null, readOnly: boolean, createdAt: string, lastSeenAt: string, expiresAt: string, current: boolean }> };
+
+export type ConsoleBrandingUpdateMutationVariables = Exact<{
+  input: MerchantBrandingInput;
+}>;
+
+
+export type ConsoleBrandingUpdateMutation = { merchantBrandingUpdate:
+    | { __typename: 'AuthenticationError', code: ErrorCode, message: string }
+    | { __typename: 'ExternalServiceError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
+    | { __typename: 'MerchantBranding', displayName: string | null, accentColor: string | null, logoUrl: string | null }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string }
+    | { __typename: 'StateConflictError', code: ErrorCode, message: string }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string }
+   };
+
+export type ConsoleSessionEndMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleSessionEndMutation = { consoleSessionEnd:
+    | { __typename: 'AuthenticationError', code: ErrorCode, message: string }
+    | { __typename: 'ConsoleSession', id: string }
+    | { __typename: 'ExternalServiceError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string }
+    | { __typename: 'StateConflictError', code: ErrorCode, message: string }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string }
+   };
+
 
 export const ConsoleEndpointsDocument = {"__meta__":{"hash":"sha256:01ba6485dd283f857cbda82cc936c1912983db9fad6c79b60e1ddd5a9f3b1671"}} as unknown as DocumentNode<ConsoleEndpointsQuery, ConsoleEndpointsQueryVariables>;
 export const ConsoleEndpointDocument = {"__meta__":{"hash":"sha256:3d205183cb0f99b44610baa6b6f7b0ba51658ec66563d70d60cb63db901b6347"}} as unknown as DocumentNode<ConsoleEndpointQuery, ConsoleEndpointQueryVariables>;
@@ -542,3 +595,6 @@ export const ConsoleRequestChangedDocument = {"__meta__":{"hash":"sha256:36d79ce
 export const ConsoleRequestCreateDocument = {"__meta__":{"hash":"sha256:d5e02c9be0ec5e26fee8b32f853d94310394c9baa0a88af9bfd4545046248320"}} as unknown as DocumentNode<ConsoleRequestCreateMutation, ConsoleRequestCreateMutationVariables>;
 export const ConsoleRequestCancelDocument = {"__meta__":{"hash":"sha256:6d78251f103d9c2b03457393784f1256efb2b514b5a1196c5af30e625bfc1c24"}} as unknown as DocumentNode<ConsoleRequestCancelMutation, ConsoleRequestCancelMutationVariables>;
 export const ConsoleRefundDocument = {"__meta__":{"hash":"sha256:dd1ef905497dade8d86a021aba8c797fccae3addbc44fcaf1a547f661b9c0536"}} as unknown as DocumentNode<ConsoleRefundMutation, ConsoleRefundMutationVariables>;
+export const ConsoleSettingsDocument = {"__meta__":{"hash":"sha256:7b50702e4620627c7d9a672b3442df7d501325349d2d7ba9e3ab4e7060b309f1"}} as unknown as DocumentNode<ConsoleSettingsQuery, ConsoleSettingsQueryVariables>;
+export const ConsoleBrandingUpdateDocument = {"__meta__":{"hash":"sha256:941cbde8802788a06a2bda14a10a6164be9cbb903b0f56ef4268bb87e5315a46"}} as unknown as DocumentNode<ConsoleBrandingUpdateMutation, ConsoleBrandingUpdateMutationVariables>;
+export const ConsoleSessionEndDocument = {"__meta__":{"hash":"sha256:9553048a3a6e465ceeb9d99161bc00faa0406d701f7336bcbfd63c5a6aa0e6a3"}} as unknown as DocumentNode<ConsoleSessionEndMutation, ConsoleSessionEndMutationVariables>;
