@@ -9,7 +9,7 @@ export type Actor =
       merchantId: string;
       keyPrefix: string;
       /** Set when the call comes from a merchant console session (domain/console/sessions.ts) rather than a key. */
-      session?: { id: string; readOnly: boolean };
+      session?: { id: string; readOnly: boolean; rateLimitPerMinute: number | null };
     }
   | { kind: "payer"; keyPrefix: string }
   | { kind: "operator" };

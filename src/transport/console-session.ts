@@ -51,7 +51,7 @@ export async function authenticateConsoleCall(request: Request, secret: string):
     actor: sessionActor(session),
     keyId: `console:${session.id}`,
     keyPrefix: `console:${session.id}`,
-    rateLimitPerMinute: null,
+    rateLimitPerMinute: session.rateLimitPerMinute,
     lastUsedAt: now,
   };
 }

@@ -46,6 +46,7 @@ async function signedIn(merchant: TestMerchant, options: { readOnly?: boolean; p
   const { token } = await createConsoleLink(operator, { merchantId: merchant.merchantId, readOnly: options.readOnly });
   const page = await newPage(browser, { bypassCSP: true, ...(options.phone && { viewport: PHONE }) });
   await page.goto(`${base}/console/sign-in#${token}`);
+  await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL(`${base}/console`);
   await expect.poll(() => page.locator("#who").textContent()).toContain(merchant.name);
   return page;

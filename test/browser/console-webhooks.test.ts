@@ -41,6 +41,7 @@ async function signedIn(merchant: TestMerchant): Promise<Page> {
   const { token } = await createConsoleLink(operator, { merchantId: merchant.merchantId });
   const page = await newPage(browser, { bypassCSP: true });
   await page.goto(`${base}/console/sign-in#${token}`);
+  await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL(`${base}/console`);
   return page;
 }

@@ -60,6 +60,14 @@ describe("the merchant console in Chromium", () => {
     // axe-core is injected as a script, which the page's own policy (rightly) refuses.
     const page = await newPage(browser, { bypassCSP: true });
     await page.goto(link);
+    // The link says whom it signs in as, and opens only when the reader confirms: a link someone
+    // else sent signs no one in to their merchant unasked.
+    await expect
+      .poll(() => page.locator("main p").first().textContent())
+      .toBe(`Sign in to ${merchant.name}'s console as front desk?`);
+    expect(await db.consoleLink.count({ where: { merchantId: merchant.merchantId, usedAt: { not: null } } })).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(`${base}/console`);
     await expect.poll(() => page.locator("#who").textContent()).toContain(merchant.name);
     await expect.poll(() => page.locator("main table.requests").textContent()).toContain(mine.shortCode);
@@ -89,6 +97,7 @@ describe("the merchant console in Chromium", () => {
     const { request } = await buildRequest({ merchant });
     const page = await newPage(browser);
     await page.goto(await linkFor(merchant.merchantId));
+    await page.getByRole("button", { name: "Sign in" }).click();
     await expect.poll(() => page.locator("main table.requests").textContent()).toContain(request.shortCode);
     await page.goto(elsewhereOrigin);
     const mutation = `mutation { requestCancel(input: { requestId: "${request.id}" }) { __typename } }`;

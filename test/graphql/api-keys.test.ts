@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createConsoleLink } from "../../src/domain/console/sessions.js";
 import { documentHashes } from "../../src/http/console/documents.js";
-import { buildLimitedMerchant, buildMerchant, buildPayerKey, operator } from "../factories.js";
+import { keyPrefixOf } from "../../src/domain/keys/api-key.js";
+import { buildLimitedMerchant, buildMerchant, buildPayerKey, contextFor, operator } from "../factories.js";
 import { db } from "../prisma.js";
 import { createTestApp } from "../test-app.js";
 
@@ -28,8 +29,8 @@ const REVOKE = `mutation($prefix: String!) { apiKeyRevoke(input: { prefix: $pref
 const LIST = `{ apiKeys { prefix label createdAt lastUsedAt revokedAt } }`;
 
 /** A console session of the merchant: its cookie and CSRF token. */
-async function sessionOf(merchantId: string, readOnly = false) {
-  const { token } = await createConsoleLink(operator, { merchantId, readOnly });
+async function sessionOf(merchantId: string, readOnly = false, linkedBy = operator) {
+  const { token } = await createConsoleLink(linkedBy, { merchantId, readOnly });
   const answer = await app.fetch(
     new Request(`${PUBLIC_URL}/console/sign-in`, {
       method: "POST",
@@ -88,6 +89,16 @@ describe("merchant keys through GraphQL", () => {
     const made = (await withKey(limited.apiKey, CREATE, {})).data!["apiKeyCreate"];
     const stored = await db.apiKey.findUniqueOrThrow({ where: { prefix: made.apiKey.prefix } });
     expect(stored).toMatchObject({ kind: "MERCHANT", merchantId: limited.merchantId, rateLimitPerMinute: 37 });
+
+    // Through a console session its key linked: the session spends at most its limit, and so do its keys.
+    const linker = contextFor({ kind: "merchant", merchantId: limited.merchantId, keyPrefix: keyPrefixOf(limited.apiKey) });
+    const session = await sessionOf(limited.merchantId, false, linker);
+    const viaSession = (await asSession(session, "ConsoleApiKeyCreate", { input: {} })).data!["apiKeyCreate"];
+    const storedViaSession = await db.apiKey.findUniqueOrThrow({ where: { prefix: viaSession.apiKey.prefix } });
+    expect(storedViaSession.rateLimitPerMinute).toBe(37);
+    expect(await db.consoleSession.findFirstOrThrow({ where: { merchantId: limited.merchantId } })).toMatchObject({
+      rateLimitPerMinute: 37,
+    });
 
     const payerKey = await buildPayerKey();
     const before = await db.apiKey.count();

@@ -45,7 +45,7 @@ export async function createConsoleLink(ctx: DomainContext, input: ConsoleLinkIn
   const expiresAt = new Date(now.getTime() + LINK_LIFETIME_MS);
   const created = await database
     .insertInto("consoleLink")
-    .columns(["id", "merchantId", "tokenHash", "label", "readOnly", "createdBy", "createdAt", "expiresAt"])
+    .columns(["id", "merchantId", "tokenHash", "label", "readOnly", "createdBy", "rateLimitPerMinute", "createdAt", "expiresAt"])
     .expression((eb) =>
       eb
         .selectFrom("merchant")
@@ -56,6 +56,11 @@ export async function createConsoleLink(ctx: DomainContext, input: ConsoleLinkIn
           eb.val(params.label ?? null).as("label"),
           eb.val(params.readOnly ?? false).as("readOnly"),
           eb.val(ctx.actor.kind === "operator" ? "operator" : ctx.actor.keyPrefix).as("createdBy"),
+          // A session may spend what the key that linked it may (an operator's link: the default).
+          (ctx.actor.kind === "merchant"
+            ? eb.selectFrom("apiKey").select("apiKey.rateLimitPerMinute").where("apiKey.prefix", "=", ctx.actor.keyPrefix)
+            : eb.val<number | null>(null)
+          ).as("rateLimitPerMinute"),
           eb.val(now).as("createdAt"),
           eb.val(expiresAt).as("expiresAt"),
         ])
@@ -82,6 +87,8 @@ export interface ConsoleSession {
   label: string | null;
   readOnly: boolean;
   csrfToken: string;
+  /** Its calls a minute: those of the key that linked it (null: the service's default). */
+  rateLimitPerMinute: number | null;
   idleExpiresAt: Date;
   expiresAt: Date;
 }
@@ -102,10 +109,21 @@ export async function openConsoleSession(token: string, now: Date): Promise<{ se
         .where("tokenHash", "=", hashOf(token))
         .where("usedAt", "is", null)
         .where("expiresAt", ">", now)
-        .returning(["merchantId", "label", "readOnly"]),
+        .returning(["merchantId", "label", "readOnly", "rateLimitPerMinute"]),
     )
     .insertInto("consoleSession")
-    .columns(["id", "merchantId", "secretHash", "csrfToken", "label", "readOnly", "createdAt", "lastSeenAt", "expiresAt"])
+    .columns([
+      "id",
+      "merchantId",
+      "secretHash",
+      "csrfToken",
+      "label",
+      "readOnly",
+      "rateLimitPerMinute",
+      "createdAt",
+      "lastSeenAt",
+      "expiresAt",
+    ])
     .expression((eb) =>
       eb
         .selectFrom("link")
@@ -116,6 +134,7 @@ export async function openConsoleSession(token: string, now: Date): Promise<{ se
           eb.val(csrfToken).as("csrfToken"),
           "link.label",
           "link.readOnly",
+          "link.rateLimitPerMinute",
           eb.val(now).as("createdAt"),
           eb.val(now).as("lastSeenAt"),
           eb.val(new Date(now.getTime() + SESSION_MS)).as("expiresAt"),
@@ -125,6 +144,24 @@ export async function openConsoleSession(token: string, now: Date): Promise<{ se
     .executeTakeFirst();
   if (!opened) throw linkRefused();
   return { secret, session: (await sessionBySecret(secret, now))! };
+}
+
+/**
+ * Whom an unused, live link signs in as, without opening it: what the sign-in page asks the reader
+ * to confirm, so a link someone else sent does not sign them in to that someone's merchant unasked.
+ */
+export async function previewConsoleLink(token: string, now: Date) {
+  if (!token || token.length > MAX_SECRET_LENGTH) throw linkRefused();
+  const link = await database
+    .selectFrom("consoleLink as l")
+    .innerJoin("merchant as m", "m.id", "l.merchantId")
+    .select(["m.name as merchantName", "l.label", "l.readOnly", "l.expiresAt"])
+    .where("l.tokenHash", "=", hashOf(token))
+    .where("l.usedAt", "is", null)
+    .where("l.expiresAt", ">", now)
+    .executeTakeFirst();
+  if (!link) throw linkRefused();
+  return link;
 }
 
 const linkRefused = () => new UnauthenticatedError("This sign-in link has been used or has expired: ask for a new one.");
@@ -142,6 +179,7 @@ export async function sessionBySecret(secret: string | undefined, now: Date): Pr
       "s.label",
       "s.readOnly",
       "s.csrfToken",
+      "s.rateLimitPerMinute",
       "s.lastSeenAt",
       "s.expiresAt",
     ])
@@ -166,7 +204,7 @@ export function sessionActor(session: ConsoleSession): Extract<Actor, { kind: "m
     kind: "merchant",
     merchantId: session.merchantId,
     keyPrefix: `console:${session.label ?? session.id.slice(0, 8)}`,
-    session: { id: session.id, readOnly: session.readOnly },
+    session: { id: session.id, readOnly: session.readOnly, rateLimitPerMinute: session.rateLimitPerMinute },
   };
 }
 

@@ -21,10 +21,13 @@ export async function createApiKey(ctx: DomainContext, input: CreateApiKeyInput,
   const merchantId = params.kind === "MERCHANT" ? params.merchantId : null;
   if (caller && merchantId !== caller.merchantId)
     throw new ForbiddenError("FORBIDDEN", "A merchant makes keys of its own merchant only.");
-  const rateLimitPerMinute = caller
-    ? ((await qb.selectFrom("apiKey").select("rateLimitPerMinute").where("prefix", "=", caller.keyPrefix).executeTakeFirst())
-        ?.rateLimitPerMinute ?? null)
-    : null;
+  // Never more calls a minute than the caller's own key (or the key that linked its console session).
+  const rateLimitPerMinute = !caller
+    ? null
+    : caller.session
+      ? caller.session.rateLimitPerMinute
+      : ((await qb.selectFrom("apiKey").select("rateLimitPerMinute").where("prefix", "=", caller.keyPrefix).executeTakeFirst())
+          ?.rateLimitPerMinute ?? null);
   if (merchantId && !(await qb.selectFrom("merchant").select("id").where("id", "=", merchantId).executeTakeFirst())) {
     throw notFound("MERCHANT_NOT_FOUND");
   }

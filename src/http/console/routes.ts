@@ -4,6 +4,7 @@
  * session's cookie: graphql/console-calls.ts).
  *
  *   GET  /console, /console/*   the console's page (its script reads GET /console/session)
+ *   POST /console/sign-in/preview  whom a link's token signs in as, without opening it
  *   POST /console/sign-in       opens a sign-in link's token as a session: its cookie
  *   GET  /console/session       the session, with the CSRF token its calls carry (401: none)
  *   POST /console/sign-out      ends the session and clears its cookie
@@ -19,6 +20,7 @@ import type { CookieOptions } from "hono/utils/cookie";
 import {
   endSessionBySecret,
   openConsoleSession,
+  previewConsoleLink,
   sessionBySecret,
   SESSION_MS,
   type ConsoleSession,
@@ -87,11 +89,28 @@ export function mountConsole(app: Hono, { limiter, publicUrl, cookie }: ConsoleP
   });
   app.get("/console/assets/:file", async (c) => (await assets.answer(c.req.param("file"), c.req.raw)) ?? c.notFound());
   // Every other call is charged to the caller's address, as the pay page's are: the sign-in's guesses too.
-  app.on(["GET", "POST"], ["/console", "/console/sign-in", "/console/session", "/console/sign-out"], chargedToAddress(limiter));
+  app.on(
+    ["GET", "POST"],
+    ["/console", "/console/sign-in", "/console/sign-in/preview", "/console/session", "/console/sign-out"],
+    chargedToAddress(limiter),
+  );
+
+  const tokenOf = async (c: Context) => {
+    const body = (await c.req.json().catch(() => null)) as { token?: unknown } | null;
+    return typeof body?.token === "string" ? body.token : "";
+  };
+
+  app.post("/console/sign-in/preview", fromConsole, async (c) => {
+    try {
+      const link = await previewConsoleLink(await tokenOf(c), new Date());
+      return c.json({ ...link, expiresAt: link.expiresAt.toISOString() });
+    } catch (error) {
+      return refusal(c, error);
+    }
+  });
 
   app.post("/console/sign-in", fromConsole, async (c) => {
-    const body = (await c.req.json().catch(() => null)) as { token?: unknown } | null;
-    const token = typeof body?.token === "string" ? body.token : "";
+    const token = await tokenOf(c);
     try {
       const { secret, session } = await openConsoleSession(token, new Date());
       setCookie(c, cookieName, secret, { ...cookieOptions, maxAge: Math.floor(SESSION_MS / 1000) });

@@ -1,5 +1,6 @@
 /** Signing in with a link's token, and the page of a browser with no session. */
 import type { ComponentChildren, JSX } from "preact";
+import { useState } from "preact/hooks";
 import { t } from "../messages.js";
 import { Screen } from "../ui.js";
 
@@ -31,23 +32,48 @@ const Refused = ({ message }: { message: string }) => (
   </Outside>
 );
 
+interface LinkPreview {
+  merchantName: string;
+  label: string | null;
+  readOnly: boolean;
+}
+
+const post = (path: string, token: string) =>
+  fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) });
+
+const refusalOf = async (answer: Response) => {
+  const { message } = (await answer.json().catch(() => ({}))) as { message?: string };
+  return message ?? t("signInFailed", { status: answer.status });
+};
+
+/** Whom the link signs in as, confirmed before it is opened: a link someone else sent signs no one in unasked. */
+function Confirm({ token, link }: { token: string; link: LinkPreview }) {
+  const [refused, setRefused] = useState<string | null>(null);
+  const open = async () => {
+    const answer = await post("/console/sign-in", token);
+    if (answer.ok) location.replace("/console");
+    else setRefused(await refusalOf(answer));
+  };
+  if (refused) return <Refused message={refused} />;
+  return (
+    <Outside title={t("signInTitle")}>
+      <p>{t(link.readOnly ? "signInAsReadOnly" : "signInAs", { merchant: link.merchantName, label: link.label ?? "console" })}</p>
+      <button type="button" onClick={() => void open()}>
+        {t("signInButton")}
+      </button>
+    </Outside>
+  );
+}
+
 /**
- * Posts the link's token (which leaves the address bar and the history at once) and goes to the
- * console; what to show instead when the link is refused.
+ * Reads whom the link's token signs in as (the token leaves the address bar and the history at
+ * once) and asks the reader to confirm; what to show instead when the link is refused.
  */
 export async function signIn(): Promise<JSX.Element> {
   const token = location.hash.slice(1);
   history.replaceState(null, "", "/console/sign-in");
   if (!token) return <Refused message={t("linkIncomplete")} />;
-  const answer = await fetch("/console/sign-in", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ token }),
-  });
-  if (answer.ok) {
-    location.replace("/console");
-    return <p role="status">{t("loading")}</p>;
-  }
-  const { message } = (await answer.json().catch(() => ({}))) as { message?: string };
-  return <Refused message={message ?? t("signInFailed", { status: answer.status })} />;
+  const answer = await post("/console/sign-in/preview", token);
+  if (!answer.ok) return <Refused message={await refusalOf(answer)} />;
+  return <Confirm token={token} link={(await answer.json()) as LinkPreview} />;
 }
