@@ -4,13 +4,14 @@
  * autocannon from this process, and prints a table, ratios, CPU per call, memory and targets, and
  * bench/results/<time>.json. Targets are reported, never asserted; any wrong answer stops it.
  * Settings: bench/environment.ts. Sections: throughput.ts, webhooks.ts (and endpoint-deliveries.ts), fairness.ts, subscriptions.ts, isolation.ts, scale.ts, money.ts,
- * tracing.ts, topology.ts, retention.ts.
+ * tracing.ts, topology.ts, retention.ts, console.ts.
  */
 import { cpus, totalmem } from "node:os";
 import { relative } from "node:path";
 import pg from "pg";
 import type { Bench } from "./calls.js";
 import { prepareEnvironment } from "./environment.js";
+import { measureConsole } from "./console.js";
 import { measureFairness } from "./fairness.js";
 import { measureIsolation } from "./isolation.js";
 import { finish, installGuards } from "./lifecycle.js";
@@ -24,7 +25,7 @@ import { measureRetention } from "./retention.js";
 import { measureScale } from "./scale.js";
 import { startService } from "./service.js";
 import { measureFanOut } from "./subscriptions.js";
-import { fairnessTargets, isolationTargets, targets } from "./targets.js";
+import { consoleTargets, fairnessTargets, isolationTargets, targets } from "./targets.js";
 import { measureThroughput } from "./throughput.js";
 import { measureTopology } from "./topology.js";
 import { measureTracing } from "./tracing.js";
@@ -124,6 +125,15 @@ if (options.only === "fairness") {
   await endAlone({ fairness, targets: printTargets(fairnessTargets(fairness)) });
 }
 
+const consoleSection = async () => {
+  console.log("\nMerchant console (merchantStats over a merchant's 100,000 requests; the first load in Chromium)");
+  return measureConsole(bench, env, options.duration);
+};
+if (options.only === "console") {
+  const figures = await consoleSection();
+  await endAlone({ console: figures, targets: printTargets(consoleTargets(figures)) });
+}
+
 if (!options.only) {
   console.log(`\nThroughput and latency (autocannon, ${options.warmup} s warm-up then ${options.duration} s per run)`);
   for (const [i, c] of options.connections.entries()) await measureThroughput(bench, c, { cold: i === 0 });
@@ -169,6 +179,8 @@ const scale = await measureScale(bench, options);
 // After the scale section, so that its steps count the rows they say.
 await moneySection();
 
+const consoleFigures = await consoleSection();
+
 // The quick run keeps a round of every figure with a target; tracing's and the topologies' ratios,
 // the slowest sections (about three minutes together), run in the full bench or with --only.
 const tracing = options.quick ? null : await tracingSection();
@@ -200,7 +212,10 @@ printCpuPerCall([
   "baseline.refund",
 ]);
 
-const verdicts = printTargets(targets({ rows, memory, webhooks, isolation, fairness, scale, scaleSteps: options.scale }));
+const verdicts = printTargets([
+  ...targets({ rows, memory, webhooks, isolation, fairness, scale, scaleSteps: options.scale }),
+  ...consoleTargets(consoleFigures),
+]);
 
 const file = await writeResults(options.quick, {
   durationSeconds: options.duration,
@@ -214,6 +229,7 @@ const file = await writeResults(options.quick, {
   isolation,
   scale,
   retention,
+  console: consoleFigures,
   tracing,
   topology,
   memory,

@@ -88,7 +88,8 @@ export interface Service {
 export async function startService(env: NodeJS.ProcessEnv, port?: number): Promise<Service> {
   const apiPort = port ?? (await freePort());
   const npm = spawn("npm", ["start", "--silent"], {
-    env: { ...env, PORT: String(apiPort) },
+    // Its public address is where the bench reaches it: the console's sign-in comes from that origin.
+    env: { ...env, PORT: String(apiPort), PUBLIC_URL: `http://127.0.0.1:${apiPort}` },
     // Its own process group, so that the bench can stop the supervisor's children too, whatever happens to it.
     detached: true,
     stdio: ["ignore", "pipe", "inherit"],

@@ -2,6 +2,7 @@
 import { fairnessGoal, type FairnessPhase } from "./fairness.js";
 import type { Isolation } from "./isolation.js";
 import { supervisorMiB, type ProcessMemory } from "./memory.js";
+import type { ConsoleFigures } from "./console.js";
 import { ratio, rowOf, type Row, type Target } from "./report.js";
 
 export interface Figures {
@@ -66,5 +67,13 @@ export function targets({ rows, memory, webhooks, isolation, fairness, scale, sc
       scale[large] === undefined ? null : ratio(scale[large], Math.max(scale[small] ?? 0, 1)),
       1.5,
     ),
+  ];
+}
+
+/** The merchant console's: merchantStats over 100,000 requests, and its first load's size. */
+export function consoleTargets(figures: ConsoleFigures): Target[] {
+  return [
+    atMost("console: merchantStats p95 (ms), 30 days over 100,000 requests at c=4", figures.statsP95Ms, 100),
+    atMost("console: first load's script and stylesheet (KB, brotli)", Math.round(figures.bundleBrotliBytes / 1024), 150),
   ];
 }

@@ -7,6 +7,7 @@
 import { sql, type QueryCreator, type RawBuilder } from "kysely";
 import type { DB } from "../../generated/kysely/database.js";
 import { requireMerchant } from "../auth.js";
+import type { QueryBuilder } from "../../sql/query-builder.js";
 import { dashboardDatabase, type DomainContext } from "../context.js";
 import { ValidationError } from "../errors.js";
 
@@ -83,15 +84,31 @@ interface Scope {
   bucketOf: (at: RawBuilder<unknown>) => RawBuilder<Date>;
 }
 
-/** The merchant's completed payments and refunds of the range, with their requests. */
-const movedIn = (db: QueryCreator<DB>, { merchantId, from, to }: Scope) =>
-  db
-    .selectFrom("transaction as t")
-    .innerJoin("paymentRequest as r", "r.id", "t.requestId")
-    .where("t.merchantId", "=", merchantId)
-    .where("t.state", "=", "COMPLETED")
-    .where("t.createdAt", ">=", from)
-    .where("t.createdAt", "<", to);
+/** One row of the statement: a bucket of the range, an asset the merchant takes, or the figures of a bucket and asset. */
+interface Part {
+  kind: "slot" | "asset" | "made" | "moved" | "median";
+  start: Date | null;
+  asset: string | null;
+  created: number;
+  paid: number;
+  paidAmount: string;
+  refundedAmount: string;
+  median: number | null;
+}
+
+/** Every bucket the range touches, empty ones included: those of a series of steps, and the last one. */
+const slots = (db: QueryCreator<DB>, { bucketOf, from, to }: Scope, step: string) => {
+  const fromAt = sql`(${from}::timestamp AT TIME ZONE 'UTC')`;
+  const toAt = sql`(${to}::timestamp AT TIME ZONE 'UTC')`;
+  return (
+    db
+      // A function's alias in FROM names its one column too.
+      .selectFrom(sql<Date>`generate_series(${bucketOf(fromAt)}, ${toAt}, ${step}::interval)`.as("g"))
+      .where(sql<boolean>`g < ${toAt}`)
+      .select(bucketOf(sql`g`).as("start"))
+      .union(db.selectNoFrom(bucketOf(sql`${toAt} - interval '1 microsecond'`).as("start")))
+  );
+};
 
 const createdPerBucket = (db: QueryCreator<DB>, { merchantId, from, to, bucketOf }: Scope) =>
   db
@@ -102,25 +119,90 @@ const createdPerBucket = (db: QueryCreator<DB>, { merchantId, from, to, bucketOf
     .select([bucketOf(instant("r.createdAt")).as("start"), "r.asset", sql<number>`count(*)::int`.as("created")])
     .groupBy(["start", "r.asset"]);
 
-const movedPerBucket = (db: QueryCreator<DB>, scope: Scope) =>
-  movedIn(db, scope)
+/**
+ * The payments and refunds of each bucket and asset, and (in the grand total's row, the grouping
+ * set `()`) the median time to pay: one scan of the transactions, joined to their requests.
+ */
+const movedPerBucket = (db: QueryCreator<DB>, { merchantId, from, to, bucketOf }: Scope) =>
+  db
+    .selectFrom("transaction as t")
+    .innerJoin("paymentRequest as r", "r.id", "t.requestId")
+    .where("t.merchantId", "=", merchantId)
+    .where("r.merchantId", "=", merchantId)
+    .where("t.state", "=", "COMPLETED")
+    .where("t.createdAt", ">=", from)
+    .where("t.createdAt", "<", to)
     .select([
-      scope.bucketOf(instant("t.createdAt")).as("start"),
+      bucketOf(instant("t.createdAt")).as("start"),
       "r.asset",
+      sql<boolean>`grouping(r.asset) = 1`.as("grand"),
       sql<number>`(count(*) FILTER (WHERE t.type = 'PURCHASE'))::int`.as("paid"),
       sql<string>`coalesce(sum(t.amount) FILTER (WHERE t.type = 'PURCHASE'), 0)`.as("paidAmount"),
       sql<string>`coalesce(sum(t.amount) FILTER (WHERE t.type = 'REFUND'), 0)`.as("refundedAmount"),
+      sql<number | null>`round(percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM t.created_at - r.created_at))
+        FILTER (WHERE t.type = 'PURCHASE'))::int`.as("median"),
     ])
-    .groupBy(["start", "r.asset"]);
+    .groupBy(sql`GROUPING SETS ((1, r.asset), ())`);
 
-const medianWait = (db: QueryCreator<DB>, scope: Scope) =>
-  movedIn(db, scope)
-    .where("t.type", "=", "PURCHASE")
-    .select(
-      sql<
-        number | null
-      >`round(percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM t.created_at - r.created_at)))::int`.as("median"),
-    );
+/**
+ * The statement's parts, as rows of one shape: the range's buckets, the merchant's assets, and the
+ * figures of each bucket and asset that has any. They are put together in buckets here, not joined
+ * in SQL, where the estimate of a join of aggregates over a time zone's buckets is so far off (each
+ * group taken for a row) that PostgreSQL compiled the statement with JIT, for seconds.
+ */
+async function statsParts(database: QueryBuilder, scope: Scope, step: string): Promise<Part[]> {
+  const none = {
+    created: sql<number>`0`,
+    paid: sql<number>`0`,
+    paidAmount: sql<string>`0::numeric`,
+    refundedAmount: sql<string>`0::numeric`,
+  };
+  return (await database
+    .with("slot", () => slots(database, scope, step))
+    .with("made", () => createdPerBucket(database, scope))
+    .with("moved", () => movedPerBucket(database, scope))
+    .selectFrom("slot")
+    .select([
+      sql.lit("slot").as("kind"),
+      sql<Date | null>`slot.start`.as("start"),
+      sql<string | null>`NULL::text`.as("asset"),
+      none.created.as("created"),
+      none.paid.as("paid"),
+      none.paidAmount.as("paidAmount"),
+      none.refundedAmount.as("refundedAmount"),
+      sql<number | null>`NULL::int`.as("median"),
+    ])
+    .unionAll((db) =>
+      db
+        .selectFrom("configurationItem as c")
+        .where("c.merchantId", "=", scope.merchantId)
+        .select([sql.lit("asset").as("kind"), sql<Date | null>`NULL::timestamptz`.as("start"), "c.currency as asset"])
+        .select([
+          none.created.as("created"),
+          none.paid.as("paid"),
+          none.paidAmount.as("paidAmount"),
+          none.refundedAmount.as("refundedAmount"),
+        ])
+        .select(sql<number | null>`NULL::int`.as("median")),
+    )
+    .unionAll((db) =>
+      db
+        .selectFrom("made")
+        .select([sql.lit("made").as("kind"), "made.start", "made.asset", "made.created", none.paid.as("paid")])
+        .select([
+          none.paidAmount.as("paidAmount"),
+          none.refundedAmount.as("refundedAmount"),
+          sql<number | null>`NULL::int`.as("median"),
+        ]),
+    )
+    .unionAll((db) =>
+      db
+        .selectFrom("moved")
+        .select([sql<string>`CASE WHEN moved.grand THEN 'median' ELSE 'moved' END`.as("kind"), "moved.start", "moved.asset"])
+        .select([none.created.as("created"), "moved.paid", "moved.paidAmount", "moved.refundedAmount", "moved.median"]),
+    )
+    .execute()) as Part[];
+}
 
 export async function merchantStats(ctx: DomainContext, range: StatsRange): Promise<MerchantStats> {
   const { merchantId } = requireMerchant(ctx);
@@ -128,57 +210,39 @@ export async function merchantStats(ctx: DomainContext, range: StatsRange): Prom
   checkedRange(range);
   const { unit, step } = UNITS[range.bucket];
   const bucketOf = (at: RawBuilder<unknown>) => sql<Date>`date_trunc(${unit}, ${at}, ${timeZone})`;
-  const scope: Scope = { merchantId, from: range.from, to: range.to, bucketOf };
-  const fromAt = sql`(${range.from}::timestamp AT TIME ZONE 'UTC')`;
-  const toAt = sql`(${range.to}::timestamp AT TIME ZONE 'UTC')`;
   const { database } = await dashboardDatabase(ctx);
-  const rows = await database
-    // Every bucket the range touches, empty ones included: those of a series of steps, and the last one.
-    .with("slot", (db) =>
-      db
-        // A function's alias in FROM names its one column too.
-        .selectFrom(sql<Date>`generate_series(${bucketOf(fromAt)}, ${toAt}, ${step}::interval)`.as("g"))
-        .where(sql<boolean>`g < ${toAt}`)
-        .select(bucketOf(sql`g`).as("start"))
-        .union(db.selectNoFrom(bucketOf(sql`${toAt} - interval '1 microsecond'`).as("start"))),
-    )
-    .with("made", () => createdPerBucket(database, scope))
-    .with("moved", () => movedPerBucket(database, scope))
-    // The assets the merchant takes, and any other its requests of the range were in.
-    .with("held", (db) =>
-      db
-        .selectFrom("configurationItem as c")
-        .where("c.merchantId", "=", merchantId)
-        .select("c.currency as asset")
-        .union(db.selectFrom("made").select("made.asset"))
-        .union(db.selectFrom("moved").select("moved.asset")),
-    )
-    .with("waited", () => medianWait(database, scope))
-    .selectFrom("slot")
-    .crossJoin("held")
-    .leftJoin("made", (join) => join.onRef("made.start", "=", "slot.start").onRef("made.asset", "=", "held.asset"))
-    .leftJoin("moved", (join) => join.onRef("moved.start", "=", "slot.start").onRef("moved.asset", "=", "held.asset"))
-    .select([
-      sql<Date>`slot.start AT TIME ZONE 'UTC'`.as("start"),
-      "held.asset",
-      sql<number>`coalesce(made.created, 0)`.as("created"),
-      sql<number>`coalesce(moved.paid, 0)`.as("paid"),
-      sql<string>`coalesce(moved.paid_amount, 0)`.as("paidAmount"),
-      sql<string>`coalesce(moved.refunded_amount, 0)`.as("refundedAmount"),
-      (eb) => eb.selectFrom("waited").select("waited.median").as("median"),
-    ])
-    .orderBy("start")
-    .orderBy("held.asset")
-    .execute();
-  const buckets = rows.map(({ start, asset, created, paid, paidAmount, refundedAmount }) => ({
-    start,
-    asset,
-    created,
-    paid,
-    paidAmount: BigInt(paidAmount),
-    refundedAmount: BigInt(refundedAmount),
-  }));
-  return { buckets, totals: totalsOf(buckets), medianSecondsToPay: rows[0]?.median ?? null };
+  const parts = await statsParts(database, { merchantId, from: range.from, to: range.to, bucketOf }, step);
+  return bucketsOf(parts);
+}
+
+/** One row per bucket and asset (the merchant's, and any its figures name), oldest first, with the totals and the median. */
+function bucketsOf(parts: Part[]): MerchantStats {
+  const starts = [...new Set(parts.filter((part) => part.kind === "slot").map((part) => part.start!.getTime()))].sort(
+    (a, b) => a - b,
+  );
+  const assets = [
+    ...new Set(parts.filter((part) => part.kind !== "slot" && part.asset !== null).map((part) => part.asset!)),
+  ].sort();
+  const figures = new Map<string, StatsRow>();
+  const rowOf = (start: number, asset: string) => {
+    const key = `${start} ${asset}`;
+    let row = figures.get(key);
+    if (!row)
+      figures.set(key, (row = { start: new Date(start), asset, created: 0, paid: 0, paidAmount: 0n, refundedAmount: 0n }));
+    return row;
+  };
+  for (const part of parts) {
+    if (part.kind === "made") rowOf(part.start!.getTime(), part.asset!).created += part.created;
+    if (part.kind === "moved") {
+      const row = rowOf(part.start!.getTime(), part.asset!);
+      row.paid += part.paid;
+      row.paidAmount += BigInt(part.paidAmount);
+      row.refundedAmount += BigInt(part.refundedAmount);
+    }
+  }
+  const buckets = starts.flatMap((start) => assets.map((asset) => rowOf(start, asset)));
+  const median = parts.find((part) => part.kind === "median")?.median ?? null;
+  return { buckets, totals: totalsOf(buckets), medianSecondsToPay: median };
 }
 
 /** Each asset's buckets summed: the buckets partition the range. */
