@@ -38,13 +38,22 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
+/** The sizes screenshot() takes each picture at: a desktop browser and a phone held upright. */
+const SCREENSHOT_SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
+
 /**
- * A picture of the page as `<name>.png` in PAYREQ_SCREENSHOTS's folder, when it is set (the
- * README's pictures of the console come from there); nothing otherwise.
+ * Pictures of the page as `<name>-desktop.png` and `<name>-phone.png` in PAYREQ_SCREENSHOTS's
+ * folder, when it is set (the README's picture of the console comes from there); nothing otherwise.
+ * The page is left at the size it had.
  */
 export async function screenshot(page: Page, name: string): Promise<void> {
   const folder = process.env["PAYREQ_SCREENSHOTS"];
   if (!folder) return;
   await mkdir(folder, { recursive: true });
-  await page.screenshot({ path: join(folder, `${name}.png`), fullPage: true });
+  const size = page.viewportSize();
+  for (const [device, viewport] of Object.entries(SCREENSHOT_SIZES)) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: join(folder, `${name}-${device}.png`), fullPage: true });
+  }
+  if (size) await page.setViewportSize(size);
 }

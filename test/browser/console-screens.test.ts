@@ -70,7 +70,7 @@ describe("the merchant console's screens in Chromium", () => {
     const page = await signedIn(merchant, { phone: true });
     await page.getByRole("link", { name: "Charge" }).click();
     await expect.poll(() => heading(page)).toBe("Charge");
-    await screenshot(page, "charge-phone");
+    await screenshot(page, "charge");
     expect(await axeViolations(page)).toEqual([]);
 
     await page.getByLabel("Amount").fill("12.50");
@@ -83,14 +83,14 @@ describe("the merchant console's screens in Chromium", () => {
     const qr = await page.locator(".counter-qr").boundingBox();
     expect(qr!.width).toBeGreaterThan(PHONE.width * 0.7);
     await expect.poll(() => page.locator(".counter").getAttribute("data-live")).toBe("true");
-    await screenshot(page, "charge-waiting-phone");
+    await screenshot(page, "charge-waiting");
     expect(await axeViolations(page)).toEqual([]);
 
     await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
     await expect
       .poll(() => page.locator(".counter-outcome").textContent(), { timeout: 2_000, interval: 50 })
       .toBe("Paid: NZD 12.50");
-    await screenshot(page, "charge-paid-phone");
+    await screenshot(page, "charge-paid");
     expect(await axeViolations(page)).toEqual([]);
 
     await page.getByRole("button", { name: "New charge" }).click();
@@ -273,20 +273,21 @@ describe("the merchant console's screens in Chromium", () => {
           name: /^(Charge|Refund|Cancel request|Create key|Revoke|Add endpoint|Send|Disable|Enable|Save|Check|End)/,
         })
         .count();
-    for (const path of [
-      "/console/charge",
-      `/console/requests/${paid.id}`,
-      `/console/requests/${open.id}`,
-      `/console/developers/endpoints/${endpoint.id}`,
-      "/console/developers/keys",
-      "/console/developers/events",
-      "/console/settings",
-      "/console/developers",
+    for (const [name, path] of [
+      ["charge", "/console/charge"],
+      ["request-paid", `/console/requests/${paid.id}`],
+      ["request-open", `/console/requests/${open.id}`],
+      ["endpoint", `/console/developers/endpoints/${endpoint.id}`],
+      ["keys", "/console/developers/keys"],
+      ["events", "/console/developers/events"],
+      ["settings", "/console/settings"],
+      ["endpoints", "/console/developers"],
     ]) {
       await page.goto(`${base}${path}`);
       await expect.poll(() => page.locator("main h2").count()).toBe(1);
       await expect.poll(() => page.locator("main .loading").count()).toBe(0);
       expect(await changes(), path).toBe(0);
+      await screenshot(page, `read-only-${name}`);
       expect(await axeViolations(page)).toEqual([]);
     }
     await page.context().close();

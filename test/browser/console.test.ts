@@ -12,7 +12,7 @@ import { createConsoleLink } from "../../src/domain/console/sessions.js";
 import { buildMerchant, buildRequest, operator } from "../factories.js";
 import { db } from "../prisma.js";
 import { createTestApp } from "../test-app.js";
-import { axeViolations, launchChromium, newPage } from "./chromium.js";
+import { axeViolations, launchChromium, newPage, screenshot } from "./chromium.js";
 
 let browser: Browser;
 let server: ServerType;
@@ -67,6 +67,7 @@ describe("the merchant console in Chromium", () => {
       .toBe(`Sign in to ${merchant.name}'s console as front desk?`);
     expect(await db.consoleLink.count({ where: { merchantId: merchant.merchantId, usedAt: { not: null } } })).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "sign-in");
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(`${base}/console`);
     await expect.poll(() => page.locator("#who").textContent()).toContain(merchant.name);
@@ -87,6 +88,7 @@ describe("the merchant console in Chromium", () => {
 
     await page.getByRole("button", { name: "Sign out" }).click();
     await expect.poll(() => page.locator("main h2").textContent()).toBe("You are not signed in");
+    await screenshot(page, "signed-out");
     expect(await axeViolations(page)).toEqual([]);
     expect(await db.consoleSession.count({ where: { merchantId: merchant.merchantId, endedAt: null } })).toBe(0);
     await Promise.all([page.context().close(), second.context().close()]);
