@@ -44,6 +44,11 @@ const SCALARS: Record<string, { expected: string; accepts: (value: unknown) => b
   DateTime: { expected: "a timestamp (as text)", accepts: isText },
   Boolean: { expected: "a boolean", accepts: (value) => typeof value === "boolean" },
   Json: { expected: "JSON", accepts: () => true },
+  // to_json of bytea: `\x` and its bytes in hexadecimal.
+  Bytes: {
+    expected: "bytea (as \\x and hexadecimal)",
+    accepts: (value) => typeof value === "string" && /^\\x[0-9a-f]*$/.test(value),
+  },
 };
 
 function fieldOf(field: { name: string; type: string; isRequired: boolean; isList: boolean }): Field {

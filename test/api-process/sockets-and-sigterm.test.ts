@@ -80,13 +80,13 @@ describe("bodies over a real socket", () => {
       expect(await requestIdsOf(merchant.apiKey, streamed)).toEqual([created.requestId]);
     });
 
-    it(`refuses a ${how} body over 64 KiB on both transports, creating nothing`, async () => {
+    it(`refuses a ${how} body over the limit on both transports (GraphQL 128 KiB, REST 64 KiB), creating nothing`, async () => {
       const merchant = await buildMerchant();
       const headers = { "x-api-key": merchant.apiKey, "content-type": "application/json" };
       const graphql = await send(
         "/graphql",
         headers,
-        JSON.stringify({ query: "{ __typename }", pad: "x".repeat(70_000) }),
+        JSON.stringify({ query: "{ __typename }", pad: "x".repeat(132_000) }),
         streamed,
       );
       expect(graphql.status).toBe(413);

@@ -9,6 +9,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConsoleLink } from "../../src/domain/console/sessions.js";
+import { keyPrefixOf } from "../../src/domain/keys/api-key.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { buildEndpoint, buildMerchant, buildRequest, operator, payer, type TestMerchant } from "../factories.js";
 import { db } from "../prisma.js";
@@ -210,6 +211,22 @@ describe("the merchant console's screens in Chromium", () => {
     await page.context().close();
   });
 
+  it("rolls a key: the new one shown once, the old one working for the overlap chosen", async () => {
+    const merchant = await buildMerchant();
+    const page = await signedIn(merchant);
+    await page.goto(`${base}/console/developers/keys`);
+    const prefix = keyPrefixOf(merchant.apiKey);
+    await page.getByLabel("Roll a key").selectOption(prefix);
+    await page.getByLabel("The old key keeps working").selectOption("3600");
+    await page.getByRole("button", { name: "Roll", exact: true }).click();
+    const key = (await page.locator(".new-key code").textContent())!;
+    await expect.poll(() => page.locator("main tbody").textContent()).toMatch(new RegExp(`${prefix}.*active until`));
+    expect(await axeViolations(page)).toEqual([]);
+    expect((await withKey(key, "{ apiKeys { prefix } }")).status).toBe(200);
+    expect((await withKey(merchant.apiKey, "{ apiKeys { prefix } }")).status).toBe(200);
+    await page.context().close();
+  });
+
   it("brands the pay page from settings: an SVG, an oversized logo and a low-contrast colour refused, an accepted logo shown", async () => {
     const merchant = await buildMerchant();
     const { request } = await buildRequest({ merchant });
@@ -270,7 +287,7 @@ describe("the merchant console's screens in Chromium", () => {
     const changes = () =>
       page
         .getByRole("button", {
-          name: /^(Charge|Refund|Cancel request|Create key|Revoke|Add endpoint|Send|Disable|Enable|Save|Check|End)/,
+          name: /^(Charge|Refund|Cancel request|Create key|Revoke|Add endpoint|Send|Disable|Enable|Save|Check|End|Roll)/,
         })
         .count();
     for (const [name, path] of [

@@ -27,6 +27,8 @@ const CREATE = `mutation($label: String) { apiKeyCreate(input: { label: $label }
 const REVOKE = `mutation($prefix: String!) { apiKeyRevoke(input: { prefix: $prefix }) {
   __typename ... on ApiKey { prefix revokedAt } ... on Error { code message } } }`;
 const LIST = `{ apiKeys { prefix label createdAt lastUsedAt revokedAt } }`;
+const ROLL = `mutation($prefix: String!, $overlap: Int!) { apiKeyRoll(input: { prefix: $prefix, overlapSeconds: $overlap }) {
+  __typename ... on ApiKeyCreated { key apiKey { prefix label } } ... on Error { code message } } }`;
 
 /** A console session of the merchant: its cookie and CSRF token. */
 async function sessionOf(merchantId: string, readOnly = false, linkedBy = operator) {
@@ -82,6 +84,40 @@ describe("merchant keys through GraphQL", () => {
     const revoked = (await withKey(merchant.apiKey, REVOKE, { prefix: made.apiKey.prefix })).data!["apiKeyRevoke"];
     expect(revoked).toMatchObject({ __typename: "ApiKey", prefix: made.apiKey.prefix, revokedAt: expect.any(String) });
     expect((await withKey(made.key, `{ apiKeys { prefix } }`)).errors?.[0]?.extensions?.code).toBe("KEY_NOT_AUTHORIZED");
+  });
+
+  it("rolls a key: the new one works at once, the old one until its overlap ends, or not at all without one", async () => {
+    const merchant = await buildMerchant();
+    const made = (await withKey(merchant.apiKey, CREATE, { label: "till" })).data!["apiKeyCreate"];
+    const overlapping = (await withKey(merchant.apiKey, ROLL, { prefix: made.apiKey.prefix, overlap: 3600 })).data!["apiKeyRoll"];
+    expect(overlapping).toMatchObject({ __typename: "ApiKeyCreated", apiKey: { label: "till" } });
+    const old = await db.apiKey.findUniqueOrThrow({ where: { prefix: made.apiKey.prefix } });
+    expect(old.revokedAt!.getTime() - Date.now()).toBeGreaterThan(3_500_000);
+    // Both work during the overlap.
+    expect((await withKey(made.key, LIST)).errors).toBeUndefined();
+    expect((await withKey(overlapping.key, LIST)).errors).toBeUndefined();
+
+    // Rolled again without an overlap, the key is refused at once; its successor works.
+    const now = (await withKey(merchant.apiKey, ROLL, { prefix: overlapping.apiKey.prefix, overlap: 0 })).data!["apiKeyRoll"];
+    expect((await withKey(overlapping.key, LIST)).errors?.[0]?.extensions?.code).toBe("KEY_NOT_AUTHORIZED");
+    expect((await withKey(now.key, LIST)).errors).toBeUndefined();
+    // A key rolled to end later can be revoked now.
+    expect((await withKey(merchant.apiKey, REVOKE, { prefix: made.apiKey.prefix })).data!["apiKeyRevoke"]).toMatchObject({
+      __typename: "ApiKey",
+    });
+    expect((await withKey(made.key, LIST)).errors?.[0]?.extensions?.code).toBe("KEY_NOT_AUTHORIZED");
+
+    // Another merchant's key, a revoked one, an overlap out of bounds, a payer key: refused.
+    const other = await buildMerchant();
+    for (const [key, variables, code] of [
+      [other.apiKey, { prefix: now.apiKey.prefix, overlap: 0 }, "BAD_REQUEST"],
+      [merchant.apiKey, { prefix: overlapping.apiKey.prefix, overlap: 0 }, "BAD_REQUEST"],
+      [merchant.apiKey, { prefix: now.apiKey.prefix, overlap: 604_801 }, "BAD_REQUEST"],
+      [merchant.apiKey, { prefix: now.apiKey.prefix, overlap: -1 }, "BAD_REQUEST"],
+      [await buildPayerKey(), { prefix: now.apiKey.prefix, overlap: 0 }, "FORBIDDEN"],
+    ] as const)
+      expect((await withKey(key, ROLL, variables)).data!["apiKeyRoll"], JSON.stringify(variables)).toMatchObject({ code });
+    expect((await withKey(now.key, LIST)).errors).toBeUndefined();
   });
 
   it("never makes a key with more rights than the caller's: a limited key's keys have its limit; a payer key makes none", async () => {

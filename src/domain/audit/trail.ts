@@ -11,7 +11,8 @@ export type ActivityAction =
   | "request.expired"
   | "transaction.refunded"
   | "key.created"
-  | "key.revoked";
+  | "key.revoked"
+  | "key.rolled";
 
 export interface NewActivity {
   action: ActivityAction;

@@ -39,7 +39,8 @@ const RECORD_USE = compiled<{ keyId: string; now: Date }, never>((qb, param) =>
 export async function authenticate(key: string | null | undefined, hash?: string): Promise<AuthenticatedKey> {
   if (!key || key.length > 200) throw new UnauthenticatedError();
   const [apiKey] = await KEY_BY_HASH(database, { hash: hash ?? hashApiKey(key.trim()) });
-  if (!apiKey || apiKey.revokedAt) throw new UnauthenticatedError();
+  // A rolled key is revoked from a time to come (rollApiKey): until then it works.
+  if (!apiKey || (apiKey.revokedAt && apiKey.revokedAt.getTime() <= Date.now())) throw new UnauthenticatedError();
   const meta = {
     keyId: apiKey.id,
     keyPrefix: apiKey.prefix,

@@ -4,6 +4,7 @@ import { requireOperator, requireWriter } from "../auth.js";
 import type { DomainContext } from "../context.js";
 import { ExternalServiceError, ValidationError } from "../errors.js";
 import { keyPrefixOf } from "./api-key.js";
+import { createApiKey } from "./create.js";
 import { revokeApiKeyInput } from "./schemas.js";
 import { recordActivity } from "../audit/trail.js";
 
@@ -22,7 +23,8 @@ export async function revokeApiKey(ctx: DomainContext, keyOrPrefix: string) {
       .updateTable("apiKey")
       .set({ revokedAt: now })
       .where("prefix", "=", prefix)
-      .where("revokedAt", "is", null)
+      // A key rolled to be revoked later is revoked now.
+      .where((eb) => eb.or([eb("revokedAt", "is", null), eb("revokedAt", ">", now)]))
       .$if(merchantId !== null, (qb) => qb.where("merchantId", "=", merchantId))
       .returning("merchantId")
       .executeTakeFirst();
@@ -75,4 +77,49 @@ export async function revokeKeysLabelled(
       await recordActivity(trx, ctx, { action: "key.revoked", merchantId, outcome: `revoked ${prefix}` });
     return keys.map((key) => key.prefix);
   });
+}
+
+/** The longest a rolled key keeps working beside its successor. */
+export const MOST_OVERLAP_SECONDS = 7 * 86_400;
+
+/**
+ * Rolls a merchant key: a new key with its label (shown once, with no more rights than the
+ * caller's, as createApiKey makes it), and the old one revoked `overlapSeconds` from now (0: at
+ * once), so that what uses it can move to the new one meanwhile. An API process may accept the old
+ * key for up to 10 seconds past that time (the key cache), as after a revocation.
+ */
+export async function rollApiKey(
+  ctx: DomainContext,
+  { prefix: given, overlapSeconds }: { prefix: string; overlapSeconds: number },
+) {
+  const { merchantId } = requireWriter(ctx);
+  if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > MOST_OVERLAP_SECONDS)
+    throw new ValidationError("BAD_REQUEST", `overlapSeconds must be a whole number from 0 to ${MOST_OVERLAP_SECONDS}.`);
+  const parsed = revokeApiKeyInput.safeParse({ prefix: given });
+  if (!parsed.success) throw new ValidationError("BAD_REQUEST", `KEY_PREFIX ${parsed.error.issues[0]!.message}`);
+  const prefix = keyPrefixOf(parsed.data.prefix);
+  const now = ctx.now();
+  const revokedAt = new Date(now.getTime() + overlapSeconds * 1000);
+  const created = await database.transaction().execute(async (trx) => {
+    const old = await trx
+      .updateTable("apiKey")
+      .set({ revokedAt })
+      .where("prefix", "=", prefix)
+      .where("merchantId", "=", merchantId)
+      .where("kind", "=", "MERCHANT")
+      .where((eb) => eb.or([eb("revokedAt", "is", null), eb("revokedAt", ">", now)]))
+      .returning("label")
+      .executeTakeFirst();
+    if (!old) throw new ValidationError("BAD_REQUEST", `No live API key of this merchant has the prefix ${prefix}.`);
+    const made = await createApiKey(ctx, { kind: "MERCHANT", merchantId, label: old.label ?? undefined }, trx);
+    await recordActivity(trx, ctx, {
+      action: "key.rolled",
+      merchantId,
+      outcome: `${prefix} → ${made.prefix}, revoked at ${revokedAt.toISOString()}`,
+    });
+    return made;
+  });
+  if (overlapSeconds === 0) await markRevoked(prefix).catch(() => {});
+  ctx.logger.info({ keyPrefix: prefix, successor: created.prefix, revokedAt }, "api key rolled");
+  return { key: created.apiKey, prefix: created.prefix, revokedAt };
 }

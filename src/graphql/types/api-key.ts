@@ -1,5 +1,5 @@
 import { createApiKey, listMerchantKeys, merchantKey } from "../../domain/keys/create.js";
-import { revokeApiKey } from "../../domain/keys/revoke.js";
+import { revokeApiKey, rollApiKey } from "../../domain/keys/revoke.js";
 import { requireMerchant } from "../../domain/auth.js";
 import { builder } from "../builder.js";
 
@@ -40,6 +40,17 @@ const ApiKeyRevokeInput = builder.inputType("ApiKeyRevokeInput", {
   fields: (t) => ({ prefix: t.string({ required: true, description: "The key's prefix (mk_…), or the whole key." }) }),
 });
 
+const ApiKeyRollInput = builder.inputType("ApiKeyRollInput", {
+  description: "The key to roll, and how long it keeps working beside its successor.",
+  fields: (t) => ({
+    prefix: t.string({ required: true, description: "The key's prefix (mk_…), or the whole key." }),
+    overlapSeconds: t.int({
+      required: true,
+      description: "Seconds the old key keeps working, 0 (revoked at once) to 604800 (7 days).",
+    }),
+  }),
+});
+
 builder.queryFields((t) => ({
   apiKeys: t.field({
     type: [ApiKey],
@@ -60,6 +71,18 @@ builder.mutationFields((t) => ({
       const { merchantId } = requireMerchant(domain);
       const created = await createApiKey(domain, { kind: "MERCHANT", merchantId, label: input?.label });
       return { key: created.apiKey, apiKey: await merchantKey(domain, created.prefix) };
+    },
+  }),
+  apiKeyRoll: t.field({
+    type: ApiKeyCreated,
+    description:
+      "Roll one of the merchant's keys: a new key with its label (shown once), and the old one revoked overlapSeconds from now (merchant keys and console sessions that may change things).",
+    args: { input: t.arg({ type: ApiKeyRollInput, required: true, description: "The key, and the overlap." }) },
+    errors: {},
+    resolve: async (_root, { input }, ctx) => {
+      const domain = await ctx.domain();
+      const rolled = await rollApiKey(domain, input);
+      return { key: rolled.key, apiKey: await merchantKey(domain, rolled.prefix) };
     },
   }),
   apiKeyRevoke: t.field({

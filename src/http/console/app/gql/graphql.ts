@@ -16,6 +16,14 @@ export type ApiKeyRevokeInput = {
   prefix: string;
 };
 
+/** The key to roll, and how long it keeps working beside its successor. */
+export type ApiKeyRollInput = {
+  /** Seconds the old key keeps working, 0 (revoked at once) to 604800 (7 days). */
+  overlapSeconds: number;
+  /** The key's prefix (mk_…), or the whole key. */
+  prefix: string;
+};
+
 /** Who the link is for. */
 export type ConsoleLinkCreateInput = {
   /** Names the session in its list and in the activity trail (`console:<label>`), up to 60 characters. */
@@ -427,6 +435,23 @@ export type ConsoleApiKeyRevokeMutation = { apiKeyRevoke:
     | { __typename: 'ValidationError', code: ErrorCode, message: string }
    };
 
+export type ConsoleApiKeyRollMutationVariables = Exact<{
+  input: ApiKeyRollInput;
+}>;
+
+
+export type ConsoleApiKeyRollMutation = { apiKeyRoll:
+    | { __typename: 'ApiKeyCreated', key: string, apiKey: { prefix: string, label: string | null } }
+    | { __typename: 'AuthenticationError', code: ErrorCode, message: string }
+    | { __typename: 'ExternalServiceError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'LedgerRefusedError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
+    | { __typename: 'RateLimitedError', code: ErrorCode, message: string }
+    | { __typename: 'StateConflictError', code: ErrorCode, message: string }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string }
+   };
+
 export type ConsoleMerchantQueryVariables = Exact<{
   merchantId: string;
 }>;
@@ -586,6 +611,7 @@ export const ConsoleDeliveryRedeliverDocument = {"__meta__":{"hash":"sha256:8c7a
 export const ConsoleApiKeysDocument = {"__meta__":{"hash":"sha256:b04677de8e3d856cd916674cbb5d49eaeced297e196c18f98e1a47a0b07b8383"}} as unknown as DocumentNode<ConsoleApiKeysQuery, ConsoleApiKeysQueryVariables>;
 export const ConsoleApiKeyCreateDocument = {"__meta__":{"hash":"sha256:ec080ffc28357aab4567a39da26cf142d4a8e09ae703eaf2582d1933b7ff2bd3"}} as unknown as DocumentNode<ConsoleApiKeyCreateMutation, ConsoleApiKeyCreateMutationVariables>;
 export const ConsoleApiKeyRevokeDocument = {"__meta__":{"hash":"sha256:df0b8cefa35fcb7a45f08761cd3f20ead069cf97cdd54946c2c0f428bf87f4ce"}} as unknown as DocumentNode<ConsoleApiKeyRevokeMutation, ConsoleApiKeyRevokeMutationVariables>;
+export const ConsoleApiKeyRollDocument = {"__meta__":{"hash":"sha256:43278d4166993f27265eda62a139aadd1f16239b732267fe1ba3e7ea916d285b"}} as unknown as DocumentNode<ConsoleApiKeyRollMutation, ConsoleApiKeyRollMutationVariables>;
 export const ConsoleMerchantDocument = {"__meta__":{"hash":"sha256:864675e2f8717f5979d3c2b2e05b6389655c3b14562487f9f86e7c59715cb3e9"}} as unknown as DocumentNode<ConsoleMerchantQuery, ConsoleMerchantQueryVariables>;
 export const ConsoleLinkCreateDocument = {"__meta__":{"hash":"sha256:56f5af51c697edce2e54be6c2aa4bb9ef7dae7e16b8acd8c43431e49e82bdf64"}} as unknown as DocumentNode<ConsoleLinkCreateMutation, ConsoleLinkCreateMutationVariables>;
 export const ConsoleStatsDocument = {"__meta__":{"hash":"sha256:0699e66f1b66fcbd220a9099355c9fc35557271429cdcd225fc9ceb0456e3c2b"}} as unknown as DocumentNode<ConsoleStatsQuery, ConsoleStatsQueryVariables>;

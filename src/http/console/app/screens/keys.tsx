@@ -4,6 +4,7 @@ import { run, succeeded } from "../api.js";
 import {
   ConsoleApiKeyCreateDocument,
   ConsoleApiKeyRevokeDocument,
+  ConsoleApiKeyRollDocument,
   ConsoleApiKeysDocument,
   type ConsoleApiKeysQuery,
 } from "../gql/graphql.js";
@@ -44,6 +45,16 @@ export function KeysScreen({ session }: ScreenProps) {
       setSaid(t("revokedKey", { prefix }));
     });
   };
+  const roll = (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const input = { prefix: fieldText(form, "prefix"), overlapSeconds: Number(fieldText(form, "overlap")) };
+    void act(async () => {
+      const made = succeeded((await run(session, ConsoleApiKeyRollDocument, { input })).apiKeyRoll);
+      if (made.__typename === "ApiKeyCreated") setCreated(made.key);
+    });
+  };
+  const live = (keys.data?.apiKeys ?? []).filter((key) => !key.revokedAt || Date.parse(key.revokedAt) > Date.now());
   return (
     <Screen title={t("apiKeys")}>
       <DevelopersNav />
@@ -66,6 +77,7 @@ export function KeysScreen({ session }: ScreenProps) {
           <button type="submit">{t("createKey")}</button>
         </form>
       )}
+      {!session.readOnly && live.length > 0 && <RollForm keys={live} onRoll={roll} />}
       {keys.data ? (
         <KeysTable keys={keys.data.apiKeys} readOnly={session.readOnly} onRevoke={revoke} />
       ) : (
@@ -109,21 +121,58 @@ function KeysTable({
               <When at={key.lastUsedAt} />
             </td>
             <td>
-              {key.revokedAt ? (
+              {key.revokedAt && Date.parse(key.revokedAt) <= Date.now() ? (
                 <>
                   {t("revoked")} <When at={key.revokedAt} />
                 </>
-              ) : readOnly ? (
-                t("active")
               ) : (
-                <button type="button" onClick={() => onRevoke(key.prefix)} aria-label={`${t("revoke")} ${key.prefix}`}>
-                  {t("revoke")}
-                </button>
+                <>
+                  {t("active")}
+                  {key.revokedAt && (
+                    <>
+                      {" "}
+                      {t("revokesAt")} <When at={key.revokedAt} />
+                    </>
+                  )}{" "}
+                  {!readOnly && (
+                    <button type="button" onClick={() => onRevoke(key.prefix)} aria-label={`${t("revoke")} ${key.prefix}`}>
+                      {t("revoke")}
+                    </button>
+                  )}
+                </>
               )}
             </td>
           </tr>
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** A key to roll, and how long the old one keeps working beside the new. */
+function RollForm({ keys, onRoll }: { keys: ConsoleApiKeysQuery["apiKeys"]; onRoll: (event: SubmitEvent) => void }) {
+  return (
+    <form class="filters" onSubmit={onRoll}>
+      <label>
+        {t("rollKey")}
+        <select name="prefix">
+          {keys.map((key) => (
+            <option key={key.prefix} value={key.prefix}>
+              {key.prefix} {key.label ?? ""}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        {t("overlap")}
+        <select name="overlap" defaultValue="3600">
+          <option value="0">{t("overlapNone")}</option>
+          <option value="3600">{t("overlapHour")}</option>
+          <option value="86400">{t("overlapDay")}</option>
+          <option value="604800">{t("overlapWeek")}</option>
+        </select>
+      </label>
+      <button type="submit">{t("roll")}</button>
+    </form>
   );
 }
