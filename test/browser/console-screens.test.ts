@@ -4,51 +4,34 @@
  * nothing of another merchant's. axe-core checks each screen and state; PAYREQ_SCREENSHOTS=<folder>
  * keeps a picture of each at desktop and phone sizes.
  */
-import type { AddressInfo } from "node:net";
-import { serve, type ServerType } from "@hono/node-server";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createConsoleLink } from "../../src/domain/console/sessions.js";
 import { keyPrefixOf } from "../../src/domain/keys/api-key.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
-import { buildEndpoint, buildMerchant, buildRequest, operator, payer, type TestMerchant } from "../factories.js";
+import { buildEndpoint, buildMerchant, buildRequest, payer, type TestMerchant } from "../factories.js";
 import { db } from "../prisma.js";
-import { createTestApp } from "../test-app.js";
-import { axeViolations, launchChromium, newPage, screenshot } from "./chromium.js";
+import { axeViolations, screenshot } from "./chromium.js";
+import { PHONE, startConsole } from "./console-harness.js";
 
-let browser: Browser;
-let server: ServerType;
-let app: ReturnType<typeof createTestApp>;
+let console_: Awaited<ReturnType<typeof startConsole>>;
 let base: string;
 
 beforeAll(async () => {
-  server = serve({ fetch: (request) => app.fetch(request), port: 0, hostname: "127.0.0.1" });
-  await new Promise((resolve) => server.once("listening", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  app = createTestApp({}, { publicUrl: base });
-  browser = await launchChromium();
+  console_ = await startConsole();
+  base = console_.base;
 });
 
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
-  await app?.dispose();
-});
+afterAll(() => console_?.close());
 
-const PHONE = { width: 390, height: 844 };
 /** A 1×1 PNG. */
 const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
   "base64",
 );
 
-/** A page signed in to `merchant`'s console (axe-core is injected as a script, which the page's policy refuses). */
+/** A page signed in to `merchant`'s console, its name in the header. */
 async function signedIn(merchant: TestMerchant, options: { readOnly?: boolean; phone?: boolean } = {}): Promise<Page> {
-  const { token } = await createConsoleLink(operator, { merchantId: merchant.merchantId, readOnly: options.readOnly });
-  const page = await newPage(browser, { bypassCSP: true, ...(options.phone && { viewport: PHONE }) });
-  await page.goto(`${base}/console/sign-in#${token}`);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(`${base}/console`);
+  const page = await console_.signedIn(merchant, options);
   await expect.poll(() => page.locator("#who").textContent()).toContain(merchant.name);
   return page;
 }

@@ -6,45 +6,22 @@
  */
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
-import { serve, type ServerType } from "@hono/node-server";
-import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createConsoleLink } from "../../src/domain/console/sessions.js";
 import { payRequest } from "../../src/domain/requests/pay.js";
-import { buildMerchant, buildRequest, operator, payer, type TestMerchant } from "../factories.js";
+import { buildMerchant, buildRequest, payer, type TestMerchant } from "../factories.js";
 import { db } from "../prisma.js";
-import { createTestApp } from "../test-app.js";
 import { startReceiver, withWorker, workerConfig } from "../worker/harness.js";
-import { axeViolations, launchChromium, newPage, screenshot } from "./chromium.js";
+import { axeViolations, screenshot } from "./chromium.js";
+import { startConsole } from "./console-harness.js";
 
-let browser: Browser;
-let server: ServerType;
-let app: ReturnType<typeof createTestApp>;
-let base: string;
+let console_: Awaited<ReturnType<typeof startConsole>>;
 
+// Development's settings: webhooks may go to this machine, where the receiver is.
 beforeAll(async () => {
-  server = serve({ fetch: (request) => app.fetch(request), port: 0, hostname: "127.0.0.1" });
-  await new Promise((resolve) => server.once("listening", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // Development's settings: webhooks may go to this machine, where the receiver is.
-  app = createTestApp({ webhooks: { allowPrivateNetworks: true, testEventWaitMs: 10_000 } }, { publicUrl: base });
-  browser = await launchChromium();
+  console_ = await startConsole({ webhooks: { allowPrivateNetworks: true, testEventWaitMs: 10_000 } });
 });
 
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
-  await app?.dispose();
-});
-
-async function signedIn(merchant: TestMerchant): Promise<Page> {
-  const { token } = await createConsoleLink(operator, { merchantId: merchant.merchantId });
-  const page = await newPage(browser, { bypassCSP: true });
-  await page.goto(`${base}/console/sign-in#${token}`);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(`${base}/console`);
-  return page;
-}
+afterAll(() => console_?.close());
 
 /** A loopback port nothing listens on: one the system gave and took back. */
 async function deadPort(): Promise<number> {
@@ -68,7 +45,7 @@ describe("the console's webhook screens in Chromium", () => {
     const nowhere = `http://127.0.0.1:${await deadPort()}/hooks`;
     // Retries a minute apart: a failed delivery stays PENDING with its next attempt to show.
     await withWorker(workerConfig({ retryDelaysMs: [60_000, 60_000] }), async () => {
-      const page = await signedIn(merchant);
+      const page = await console_.signedIn(merchant);
       await page.getByRole("link", { name: "Developers" }).click();
       await page.getByLabel("URL").fill(receiver.url);
       await page.getByRole("button", { name: "Add endpoint" }).click();

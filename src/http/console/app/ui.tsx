@@ -1,6 +1,6 @@
 /** The pieces every screen is made of: its heading and title, a read from the API, its errors. */
 import type { ComponentChildren } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useId, useRef, useState } from "preact/hooks";
 import { ApiError, type Session } from "./api.js";
 import { t } from "./messages.js";
 import { formatAmount, type Units } from "./money.js";
@@ -92,3 +92,29 @@ export const Loading = () => (
     {t("loading")}
   </p>
 );
+
+/** A question asked before a change: confirm it, or decline it (`decline` names that button). */
+export function Confirm({
+  question,
+  onConfirm,
+  onDecline,
+  decline,
+}: {
+  question: string;
+  onConfirm: () => void;
+  onDecline: () => void;
+  decline: string;
+}) {
+  const id = useId();
+  return (
+    <div class="confirm" role="alertdialog" aria-labelledby={id}>
+      <p id={id}>{question}</p>
+      <button type="button" onClick={onConfirm}>
+        {t("confirm")}
+      </button>{" "}
+      <button type="button" class="secondary" onClick={onDecline}>
+        {decline}
+      </button>
+    </div>
+  );
+}

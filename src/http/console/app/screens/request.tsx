@@ -14,7 +14,7 @@ import {
 } from "../gql/graphql.js";
 import { t } from "../messages.js";
 import { amountText, formatAmount, parseAmount, type Units } from "../money.js";
-import { ErrorText, fieldText, Loading, Money, Screen, unitsOf, useLoad, When, type ScreenProps } from "../ui.js";
+import { Confirm, ErrorText, fieldText, Loading, Money, Screen, unitsOf, useLoad, When, type ScreenProps } from "../ui.js";
 import { statusText } from "./requests-table.js";
 
 type Request = NonNullable<ConsoleRequestQuery["paymentRequest"]>;
@@ -193,20 +193,15 @@ function RefundForm({
           <button type="submit">{t("refund")}</button>
         </form>
       ) : (
-        <div class="confirm" role="alertdialog" aria-labelledby="refund-question">
-          <p id="refund-question">
-            {t("confirmRefund", {
-              amount: formatAmount(amount, shown),
-              remaining: formatAmount(Math.max(0, refundable - amount), shown),
-            })}
-          </p>
-          <button type="button" onClick={() => void confirm()}>
-            {t("confirm")}
-          </button>{" "}
-          <button type="button" class="secondary" onClick={() => setAmount(null)}>
-            {t("cancel")}
-          </button>
-        </div>
+        <Confirm
+          question={t("confirmRefund", {
+            amount: formatAmount(amount, shown),
+            remaining: formatAmount(Math.max(0, refundable - amount), shown),
+          })}
+          onConfirm={() => void confirm()}
+          onDecline={() => setAmount(null)}
+          decline={t("cancel")}
+        />
       )}
       <ErrorText error={error} />
       {done && <p role="status">{done}</p>}
@@ -231,15 +226,12 @@ function CancelRequest({ session, id, onDone }: { session: Session; id: string; 
   return (
     <div>
       {asking ? (
-        <div class="confirm" role="alertdialog" aria-labelledby="cancel-question">
-          <p id="cancel-question">{t("confirmCancel")}</p>
-          <button type="button" onClick={() => void cancel()}>
-            {t("confirm")}
-          </button>{" "}
-          <button type="button" class="secondary" onClick={() => setAsking(false)}>
-            {t("keep")}
-          </button>
-        </div>
+        <Confirm
+          question={t("confirmCancel")}
+          onConfirm={() => void cancel()}
+          onDecline={() => setAsking(false)}
+          decline={t("keep")}
+        />
       ) : (
         <button type="button" onClick={() => setAsking(true)}>
           {t("cancelRequest")}
