@@ -194,6 +194,32 @@ describe("the merchant console's screens in Chromium", () => {
     await page.context().close();
   });
 
+  it("charges from the keyboard alone, each control showing its focus", async () => {
+    const merchant = await buildMerchant();
+    const page = await signedIn(merchant);
+    /** The focused element's name and whether its focus shows (an outline of some width). */
+    const focused = () =>
+      page.evaluate(() => {
+        const element = document.activeElement as HTMLElement;
+        const style = getComputedStyle(element);
+        return {
+          text: element.textContent || element.getAttribute("name"),
+          shows: style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0,
+        };
+      });
+    // Tab from the page's start to the Charge link.
+    for (let tabs = 0; tabs < 10 && (await focused()).text !== "Charge"; tabs++) await page.keyboard.press("Tab");
+    expect(await focused()).toEqual({ text: "Charge", shows: true });
+    await page.keyboard.press("Enter");
+    await expect.poll(() => heading(page)).toBe("Charge");
+    await page.keyboard.press("Tab");
+    expect(await focused()).toEqual({ text: "amount", shows: true });
+    await page.keyboard.type("4.20");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator(".counter-amount").textContent()).toBe("Scan to pay NZD 4.20");
+    await page.context().close();
+  });
+
   it("rolls a key: the new one shown once, the old one working for the overlap chosen", async () => {
     const merchant = await buildMerchant();
     const page = await signedIn(merchant);
