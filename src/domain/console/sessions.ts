@@ -227,8 +227,8 @@ export async function listConsoleSessions(ctx: DomainContext, merchantId?: strin
   return sessions;
 }
 
-/** Ends a session by its id: an operator's any, a merchant's (or its console's) its own. */
-export async function endConsoleSession(ctx: DomainContext, sessionId: string): Promise<void> {
+/** Ends a session by its id: an operator's any, a merchant's (or its console's) its own. Answers it as it was listed. */
+export async function endConsoleSession(ctx: DomainContext, sessionId: string) {
   const params = parseInput(z.object({ sessionId: id }), {}, { sessionId });
   const scope = ctx.actor.kind === "operator" ? null : requireMerchant(ctx).merchantId;
   const ended = await database
@@ -237,9 +237,10 @@ export async function endConsoleSession(ctx: DomainContext, sessionId: string): 
     .where("id", "=", params.sessionId)
     .where("endedAt", "is", null)
     .$if(scope !== null, (qb) => qb.where("merchantId", "=", scope!))
-    .returning("id")
+    .returning(["id", "label", "readOnly", "createdAt", "lastSeenAt", "expiresAt"])
     .executeTakeFirst();
   if (!ended) throw notFound("CONSOLE_SESSION_NOT_FOUND");
+  return ended;
 }
 
 /** Signs out: ends the session whose cookie secret is `secret`, if it is live. */

@@ -17,6 +17,7 @@ import { parseInput, text } from "../validation.js";
 export const LOGO_MOST_BYTES = 64 * 1024;
 
 export interface Branding {
+  merchantId: string;
   displayName: string | null;
   accentColor: string | null;
   /** The logo's hash (its address names it), null without one. */
@@ -109,7 +110,7 @@ export async function updateBranding(ctx: DomainContext, change: BrandingChange)
     .insertInto("merchantBranding")
     .values({ merchantId, updatedAt: now, ...set })
     .onConflict((conflict) => conflict.column("merchantId").doUpdateSet({ updatedAt: now, ...set }))
-    .returning(["displayName", "accentColor", "logoHash"])
+    .returning(["merchantId", "displayName", "accentColor", "logoHash"])
     .executeTakeFirstOrThrow();
   return row;
 }
@@ -119,10 +120,10 @@ export async function merchantBranding(ctx: DomainContext): Promise<Branding> {
   const { merchantId } = requireMerchant(ctx);
   const row = await database
     .selectFrom("merchantBranding")
-    .select(["displayName", "accentColor", "logoHash"])
+    .select(["merchantId", "displayName", "accentColor", "logoHash"])
     .where("merchantId", "=", merchantId)
     .executeTakeFirst();
-  return row ?? { displayName: null, accentColor: null, logoHash: null };
+  return row ?? { merchantId, displayName: null, accentColor: null, logoHash: null };
 }
 
 /** A merchant's logo by its hash, for the pay page (null when it has no such logo). */

@@ -1,8 +1,7 @@
 import { merchantBranding, updateBranding, type Branding } from "../../domain/merchants/branding.js";
-import { requireMerchant } from "../../domain/auth.js";
 import { builder } from "../builder.js";
 
-const MerchantBrandingRef = builder.objectRef<Branding & { merchantId: string }>("MerchantBranding").implement({
+const MerchantBrandingRef = builder.objectRef<Branding>("MerchantBranding").implement({
   description: "How the merchant's pay pages look.",
   fields: (t) => ({
     displayName: t.exposeString("displayName", { nullable: true, description: "Shown instead of the merchant's name." }),
@@ -30,10 +29,7 @@ builder.queryFields((t) => ({
   merchantBranding: t.field({
     type: MerchantBrandingRef,
     description: "The merchant's pay page branding (merchant keys and console sessions).",
-    resolve: async (_root, _args, ctx) => {
-      const domain = await ctx.domain();
-      return { ...(await merchantBranding(domain)), merchantId: requireMerchant(domain).merchantId };
-    },
+    resolve: async (_root, _args, ctx) => merchantBranding(await ctx.domain()),
   }),
 }));
 
@@ -44,9 +40,6 @@ builder.mutationFields((t) => ({
       "Set the merchant's display name, logo and accent colour on its pay pages (merchant keys and console sessions that may change things).",
     args: { input: t.arg({ type: MerchantBrandingInput, required: true, description: "What to change." }) },
     errors: {},
-    resolve: async (_root, { input }, ctx) => {
-      const domain = await ctx.domain();
-      return { ...(await updateBranding(domain, input)), merchantId: requireMerchant(domain).merchantId };
-    },
+    resolve: async (_root, { input }, ctx) => updateBranding(await ctx.domain(), input),
   }),
 }));

@@ -76,11 +76,6 @@ builder.mutationFields((t) => ({
       "End one of the merchant's console sessions: its next call is refused (merchant keys and console sessions that may change things).",
     args: { id: t.arg.id({ required: true, description: "The session's id." }) },
     errors: {},
-    resolve: async (_root, { id }, ctx) => {
-      const domain = await ctx.domain();
-      const session = (await listConsoleSessions(domain)).find((live) => live.id === id);
-      await endConsoleSession(domain, id);
-      return session!;
-    },
+    resolve: async (_root, { id }, ctx) => endConsoleSession(await ctx.domain(), id),
   }),
 }));
