@@ -1,6 +1,6 @@
 /**
  * The merchant console: `merchantStats` over 30 days by the day, for a merchant with 100,000 paid
- * requests spread over those days (p50 and p95 at four calls at once, each answer checked against
+ * requests spread over those days (rolled up, as the worker keeps them) (p50 and p95 at four calls at once, each answer checked against
  * the seeded counts), and the console's first load in Chromium on loopback (bytes of script and
  * stylesheet, and the time from opening a sign-in link until the overview's figures show).
  */
@@ -43,7 +43,9 @@ async function seedMerchant(bench: Bench, env: NodeJS.ProcessEnv) {
        FROM payment_request r WHERE r.id = t.request_id AND t.merchant_id = $1`,
     [merchantId],
   );
-  await bench.sql.query(`VACUUM (ANALYZE) payment_request, "transaction"`);
+  // Written with past times, as an import is: the merchant's takings are summed again, as after one.
+  await admin(env, "stats", "rebuild", "--merchant", merchantId);
+  await bench.sql.query(`VACUUM (ANALYZE) payment_request, "transaction", takings_bin`);
   return merchant;
 }
 

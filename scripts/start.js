@@ -5,15 +5,16 @@
  * changed (scripts/start/console-bundle.js), bundles the programs unless a start
  * of the same sources already did (bundle-cache.js), then hands over to the supervisor of the
  * bundles (scripts/start/supervisor.ts). Plain JavaScript, so that this process, which supervises
- * the API and the worker for as long as they run, carries no TypeScript loader and keeps no esbuild
- * service (tsc checks this file too: tsconfig.json's checkJs).
+ * the API and the worker for as long as they run, carries no TypeScript loader, and keeps no esbuild
+ * service but in `npm run dev`, where it bundles the console on each change (tsc checks this file
+ * too: tsconfig.json's checkJs).
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { cachedBundle } from "./bundle-cache.js";
-import { ensureConsoleBundle } from "./start/console-bundle.js";
+import { ensureConsoleBundle, watchConsole } from "./start/console-bundle.js";
 import { clientIsCurrent } from "./start/client-stamp.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -40,7 +41,12 @@ if (await generatedClient()) {
   }
   /** @type {typeof import("../scripts/start/supervisor.js")} */
   const { runSupervisor } = await import(pathToFileURL(join(folder, "scripts", "start", "supervisor.js")).href);
+  // `npm run dev` bundles the console again on each change; the watched API restarts with the new bundle.
+  const stopWatching = process.argv.includes("--watch")
+    ? await watchConsole(root, (message) => console.log(`payreq: ${message}`))
+    : undefined;
   await runSupervisor({ sourceMaps: true });
+  await stopWatching?.();
 } else {
   process.exitCode = 1;
 }

@@ -1,13 +1,17 @@
 import { Worker, type ConnectionOptions } from "bullmq";
 import { expireOverdueRequests } from "../src/domain/requests/expire.js";
+import { rollUpTakings } from "../src/domain/stats/takings-rollup.js";
 import type { Logger } from "../src/logger.js";
 import type { WorkerConfig } from "./config.js";
 import { runRetentionSweep } from "./jobs/sweep-retention.js";
 import type { WorkerMetrics } from "./metrics.js";
 import { createQueue, MAINTENANCE_QUEUE, maintenanceJobs, readJob, unknownJob } from "./queues.js";
 
+/** How often merchants' takings are rolled up (each moves on a bin every 15 minutes). */
+const TAKINGS_ROLLUP_EVERY_MS = 60_000;
+
 /**
- * The maintenance queue: the expiry and retention sweeps as repeating jobs of its schedulers (one
+ * The maintenance queue: the expiry and retention sweeps and the takings roll-up as repeating jobs of its schedulers (one
  * job per interval however many workers run), and the worker that runs them one at a time. The
  * schedulers are upserted again every `config.webhooks.reconcileIntervalMs`, in case Redis lost them.
  */
@@ -32,6 +36,11 @@ export async function startMaintenance(
         { every: config.retention.sweepIntervalMs },
         { name: maintenanceJobs.sweepRetention.name },
       ),
+      queue.upsertJobScheduler(
+        maintenanceJobs.rollUpTakings.name,
+        { every: TAKINGS_ROLLUP_EVERY_MS },
+        { name: maintenanceJobs.rollUpTakings.name },
+      ),
     ]);
   await ensureSchedules();
   const restore = setInterval(() => void ensureSchedules().catch(failures.schedules), config.webhooks.reconcileIntervalMs);
@@ -47,6 +56,9 @@ export async function startMaintenance(
         case maintenanceJobs.sweepRetention.name:
           readJob(maintenanceJobs.sweepRetention, job);
           return runRetentionSweep(config.retention, metrics, jobLogger);
+        case maintenanceJobs.rollUpTakings.name:
+          readJob(maintenanceJobs.rollUpTakings, job);
+          return rollUpTakings();
         default:
           throw unknownJob(MAINTENANCE_QUEUE, job);
       }

@@ -15,6 +15,7 @@ export const MAINTENANCE_QUEUE = "maintenance";
 export const maintenanceJobs = {
   expireRequests: { name: "expire-requests", data: z.object({}) },
   sweepRetention: { name: "retention-sweep", data: z.object({}) },
+  rollUpTakings: { name: "takings-rollup", data: z.object({}) },
 } as const;
 
 /**

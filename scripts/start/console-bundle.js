@@ -55,30 +55,70 @@ export async function ensureConsoleBundle(root) {
   return true;
 }
 
+/**
+ * esbuild's options for the console's bundle, in the project's folder `root`.
+ *
+ * @param {string} root
+ * @returns {import("esbuild").BuildOptions}
+ */
+const bundleOptions = (root) => ({
+  absWorkingDir: root,
+  entryPoints: { console: join(APP, "main.tsx") },
+  outdir: OUT,
+  bundle: true,
+  minify: true,
+  format: "esm",
+  // The browsers of the last few years: Chromium, Firefox and Safari since 2021.
+  target: ["chrome100", "firefox100", "safari15"],
+  jsx: "automatic",
+  jsxImportSource: "preact",
+  legalComments: "none",
+  logLevel: "warning",
+});
+
+/** Loaded only to bundle: loading esbuild checks its binary, which a current bundle does without. */
+/** @returns {typeof import("esbuild")} */
+const loadEsbuild = () => createRequire(import.meta.url)("esbuild");
+
 /** @param {string} root */
 async function bundleConsole(root) {
   await mkdir(join(root, OUT), { recursive: true });
-  // Loaded only to bundle: loading esbuild checks its binary, which a current bundle does without.
-  /** @type {typeof import("esbuild")} */
-  const esbuild = createRequire(import.meta.url)("esbuild");
+  const esbuild = loadEsbuild();
   try {
-    await esbuild.build({
-      absWorkingDir: root,
-      entryPoints: { console: join(APP, "main.tsx") },
-      outdir: OUT,
-      bundle: true,
-      minify: true,
-      format: "esm",
-      // The browsers of the last few years: Chromium, Firefox and Safari since 2021.
-      target: ["chrome100", "firefox100", "safari15"],
-      jsx: "automatic",
-      jsxImportSource: "preact",
-      legalComments: "none",
-      logLevel: "warning",
-    });
+    await esbuild.build(bundleOptions(root));
   } finally {
     await esbuild.stop();
   }
+}
+
+/**
+ * Bundles the console again whenever one of its files changes (`npm run dev`); the API, watching
+ * the bundle, restarts with it. Answers how to stop watching.
+ *
+ * @param {string} root the project's folder
+ * @param {(message: string) => void} say
+ * @returns {Promise<() => Promise<void>>}
+ */
+export async function watchConsole(root, say) {
+  await mkdir(join(root, OUT), { recursive: true });
+  const esbuild = loadEsbuild();
+  /** @type {import("esbuild").Plugin} */
+  const announce = {
+    name: "announce",
+    setup(build) {
+      let first = true;
+      build.onEnd((result) => {
+        if (!first && result.errors.length === 0) say("bundled the console again");
+        first = false;
+      });
+    },
+  };
+  const context = await esbuild.context({ ...bundleOptions(root), plugins: [announce] });
+  await context.watch();
+  return async () => {
+    await context.dispose();
+    await esbuild.stop();
+  };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

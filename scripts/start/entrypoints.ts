@@ -87,7 +87,9 @@ export function entrypoints(how: How & { watch: boolean }): Entrypoint[] {
   const run = (name: "API" | "worker") => {
     if (!how.watch) return processArgs(name, tree(), how);
     const tsx = createRequire(join(projectRoot, "package.json")).resolve("tsx/cli");
-    return [tsx, "watch", "--clear-screen=false", ...processFlags(name), file(name, projectRoot, "ts")];
+    // The API serves the console's bundle, which `npm run dev` makes again when the console changes.
+    const bundle = name === "API" ? [`--include=${join(projectRoot, "src", "generated", "console")}/*`] : [];
+    return [tsx, "watch", "--clear-screen=false", ...bundle, ...processFlags(name), file(name, projectRoot, "ts")];
   };
   return (["API", "worker"] as const).map((name) => ({ name, args: run(name) }));
 }

@@ -101,6 +101,10 @@ async function run(command: Command): Promise<Record<string, unknown>> {
         publicUrlOf(env),
       );
     }
+    case "stats rebuild": {
+      const { rebuildTakings } = await import("../domain/stats/takings-rollup.js");
+      return rebuildTakings(ctx, { merchantId: text("merchant") ?? "" });
+    }
     case "endpoint create":
     case "endpoint list":
     case "endpoint update":

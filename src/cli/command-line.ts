@@ -34,6 +34,8 @@ export const USAGE = `Usage: npm run admin -- <command> [--json]
                                                  a one-time sign-in link to the merchant console (15 minutes)
   console sessions --merchant ID                 the merchant's live console sessions, newest first
   console end SESSION_ID                         end a console session (it is signed out at once)
+  stats rebuild --merchant ID                    sum the merchant's takings (merchantStats) again from its
+                                                 requests and payments, after rows were imported with past times
 
 […] may be left out, | separates alternatives. --json prints the answer as one JSON object.
 
@@ -95,6 +97,7 @@ const commands = {
   },
   "console sessions": { usage: "--merchant ID", options: { merchant: string }, required: ["merchant"] },
   "console end": { usage: "SESSION_ID", options: {}, positional: "one" },
+  "stats rebuild": { usage: "--merchant ID", options: { merchant: string }, required: ["merchant"] },
 } as const satisfies Record<string, Spec>;
 export type Command = keyof typeof commands;
 

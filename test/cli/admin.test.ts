@@ -70,6 +70,25 @@ describe("admin CLI", () => {
     ).toEqual([]);
   });
 
+  it("stats rebuild sums a merchant's takings again, with rows written late; refuses an unknown or blank merchant", async () => {
+    const { merchant, request } = await buildRequest();
+    await db.paymentRequest.update({ where: { id: request.id }, data: { createdAt: new Date(Date.now() - 7_200_000) } });
+    const rebuilt = await admin("stats", "rebuild", "--merchant", merchant.merchantId, "--json");
+    expect(rebuilt.code).toBe(0);
+    const answer = JSON.parse(rebuilt.stdout) as { merchantId: string; rolledUpThrough: string };
+    expect(answer.merchantId).toBe(merchant.merchantId);
+    expect(Date.now() - Date.parse(answer.rolledUpThrough)).toBeGreaterThanOrEqual(5 * 60_000);
+    expect(await db.takingsBin.findMany({ where: { merchantId: merchant.merchantId }, select: { created: true } })).toEqual([
+      { created: 1 },
+    ]);
+    const unknown = await admin("stats", "rebuild", "--merchant", randomUUID(), "--json");
+    const named = await admin("stats", "rebuild", "--merchant", "cafe", "--json");
+    const blank = await admin("stats", "rebuild", "--merchant", " ", "--json");
+    for (const refused of [unknown, named])
+      expect([refused.code, JSON.parse(refused.stderr!).error]).toEqual([1, "MERCHANT_NOT_FOUND"]);
+    expect([blank.code, JSON.parse(blank.stderr!).error]).toEqual([1, "INVALID_MERCHANT_ID"]);
+  });
+
   it("wallet create --json prints a wallet holding the balance", async () => {
     const { stdout } = await admin("wallet", "create", "--currency", "NZD", "--balance", "2500", "--json");
     const { walletId } = JSON.parse(stdout) as { walletId: string };

@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { payRequest } from "../../src/domain/requests/pay.js";
+import { rebuildTakings, rollUpTakings } from "../../src/domain/stats/takings-rollup.js";
 import { refundTransaction } from "../../src/domain/transactions/refund.js";
-import { buildMerchant, buildPayerKey, buildRequest, payer, type TestMerchant } from "../factories.js";
+import { buildMerchant, buildPayerKey, buildRequest, operator, payer, type TestMerchant } from "../factories.js";
 import { gql } from "../fixtures.js";
 import { Stats } from "../operations/dashboard.js";
 import { db } from "../prisma.js";
@@ -85,6 +86,20 @@ describe("merchantStats", () => {
       ["2026-09-27T00:00:00.000Z", 1, 1],
       ["2026-09-28T00:00:00.000Z", 0, 0],
     ]);
+    // Rolled up into bins, the same figures.
+    expect(await rollUpTakings({ merchantId: merchant.merchantId })).toBe(1);
+    expect(await db.takingsBin.count({ where: { merchantId: merchant.merchantId } })).toBeGreaterThan(0);
+    // 27 September (UTC) is a whole day of the range: its median comes from the day's histogram.
+    expect(
+      await db.takingsDay.findMany({
+        where: { merchantId: merchant.merchantId },
+        select: { day: true, seconds: true, counts: true },
+      }),
+    ).toEqual(expect.arrayContaining([{ day: at("2026-09-27T00:00:00.000Z"), seconds: [0, 600], counts: [1, 1] }]));
+    const rolled = await gql(Stats, { from: dayOne, to: end, bucket: "DAY", timeZone: "Pacific/Auckland" }, merchant.apiKey);
+    expect(rolled.errors).toBeUndefined();
+    expect(rolled.data).toEqual(answer.data);
+    expect((await gql(Stats, { from: dayOne, to: end, bucket: "DAY" }, merchant.apiKey)).data).toEqual(utc.data);
   });
 
   it("lists every local hour, the missing one skipped where daylight saving starts, and half-hour zones' hours", async () => {
@@ -112,6 +127,39 @@ describe("merchantStats", () => {
       ["2026-09-26T13:30:00.000Z", 1],
     ]);
     expect(kolkata.data!.merchantStats.medianSecondsToPay).toBeNull();
+  });
+
+  it("reads the roll-up's bins inside a ragged range and the rows around them, and counts rows written late once rebuilt", async () => {
+    const merchant = await buildMerchant();
+    // A bin's edge three hours ago; the range starts 7 minutes into that bin.
+    const base = Math.floor(Date.now() / 900_000) * 900_000 - 180 * 60_000;
+    const after = (minutes: number) => new Date(base + minutes * 60_000).toISOString();
+    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    // Before the range, in its ragged first bin, in whole bins, and after the roll-up's bound (five minutes ago at most).
+    await made(merchant, { created: after(6), paidAt: after(6.5) });
+    await made(merchant, { created: after(8), amount: 100, paidAt: after(9) });
+    await made(merchant, { created: after(60), amount: 700, paidAt: after(70) });
+    await made(merchant, { created: after(119), asset: "AUD", amount: 300, paidAt: after(121) });
+    await made(merchant, { created: minutesAgo(2), amount: 900, paidAt: minutesAgo(1) });
+    const range = { from: after(7), to: minutesAgo(-5), bucket: "HOUR" as const, timeZone: "Asia/Kathmandu" };
+    const raw = (await gql(Stats, range, merchant.apiKey)).data!.merchantStats;
+    expect(raw.totals).toEqual([row(null, "AUD", 1, 1, 300, 0), row(null, "NZD", 3, 3, 1700, 0)]);
+    // 60, 60, 120 and 600 seconds: the mean of the middle two.
+    expect(raw.medianSecondsToPay).toBe(90);
+
+    await rollUpTakings({ merchantId: merchant.merchantId });
+    const through = (await db.takingsRollup.findUniqueOrThrow({ where: { merchantId: merchant.merchantId } })).through;
+    expect(Date.now() - through.getTime()).toBeGreaterThanOrEqual(5 * 60_000);
+    expect((await gql(Stats, range, merchant.apiKey)).data!.merchantStats).toEqual(raw);
+
+    // A payment written now with a time the roll-up has passed (an import) is counted once the merchant's bins are rebuilt.
+    await made(merchant, { created: after(90), amount: 5000, paidAt: after(91) });
+    const late = (await gql(Stats, range, merchant.apiKey)).data!.merchantStats;
+    expect(late.totals).toEqual(raw.totals);
+    await rebuildTakings(operator, { merchantId: merchant.merchantId });
+    const rebuilt = (await gql(Stats, range, merchant.apiKey)).data!.merchantStats;
+    expect(rebuilt.totals).toEqual([row(null, "AUD", 1, 1, 300, 0), row(null, "NZD", 4, 4, 6700, 0)]);
+    expect(rebuilt.medianSecondsToPay).toBe(60);
   });
 
   it("refuses an unknown or offset time zone, a reversed range, a range too long for its bucket, and a payer key", async () => {

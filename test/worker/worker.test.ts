@@ -25,6 +25,26 @@ describe("worker", () => {
     }
   });
 
+  it("rolls up merchants' takings through its scheduled job", async () => {
+    const { request, merchant } = await buildRequest();
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await db.paymentRequest.update({ where: { id: request.id }, data: { createdAt: hourAgo } });
+
+    const worker = await startWorker(workerConfig(), silentLogger);
+    try {
+      const rollup = await until(
+        () => db.takingsRollup.findUnique({ where: { merchantId: merchant.merchantId } }),
+        (row) => row !== null,
+      );
+      expect(rollup!.through.getTime()).toBeGreaterThan(hourAgo.getTime());
+      expect(
+        await db.takingsBin.findMany({ where: { merchantId: merchant.merchantId }, select: { created: true, asset: true } }),
+      ).toEqual([{ created: 1, asset: request.asset }]);
+    } finally {
+      await worker.close();
+    }
+  });
+
   it("runs as its own process, logs that it is ready and exits cleanly on SIGTERM", async () => {
     const child = spawn(process.execPath, [...built("worker/index.ts")], {
       env: { ...process.env, LOG_LEVEL: "info", QUEUE_PREFIX: `test-${randomUUID()}` },

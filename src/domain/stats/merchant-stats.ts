@@ -2,14 +2,15 @@
  * A merchant's takings over a range, in hours or days of its own time zone: for each bucket and
  * asset, the requests created, the payments and their amount, and the refunds' amount; the totals;
  * and the median time from a request's creation to its payment. One statement, on the reads that may
- * lag (a dashboard's).
+ * lag (a dashboard's), over the roll-up's bins (takings-rollup.ts) and the rows the bins leave out.
  */
-import { sql, type QueryCreator, type RawBuilder } from "kysely";
+import { sql, type Kysely, type RawBuilder } from "kysely";
 import type { DB } from "../../generated/kysely/database.js";
 import { requireMerchant } from "../auth.js";
 import type { QueryBuilder } from "../../sql/query-builder.js";
 import { dashboardDatabase, type DomainContext } from "../context.js";
 import { ValidationError } from "../errors.js";
+import { BIN_MS, secondsToPay, takingsThrough } from "./takings-rollup.js";
 
 export type StatsBucket = "HOUR" | "DAY";
 
@@ -76,12 +77,55 @@ function checkedRange({ from, to, bucket }: StatsRange) {
 /** The instant a `timestamp` column (UTC without a zone) stands for. */
 const instant = (column: string) => sql`(${sql.ref(column)} AT TIME ZONE 'UTC')`;
 
-/** What each part of the statement reads: the merchant's rows of [from, to), bucketed in the time zone. */
+/**
+ * What each part of the statement reads, for the merchant's [from, to) bucketed in the time zone:
+ * the roll-up's bins over `binned` (whole bins the roll-up has passed), and the rows themselves over
+ * `raw` (the rest of the range: its ragged ends, and what the roll-up has not reached). The median
+ * reads the day histograms over `days` (the whole UTC days of `binned`) and the bins over `edges`
+ * (the rest of `binned`).
+ */
 interface Scope {
   merchantId: string;
   from: Date;
   to: Date;
+  binned: Span[];
+  raw: Span[];
+  days: Span[];
+  edges: Span[];
   bucketOf: (at: RawBuilder<unknown>) => RawBuilder<Date>;
+}
+
+interface Span {
+  from: Date;
+  to: Date;
+}
+
+/** `outer`'s widest part made of whole `unit`s up to `limit`, if any. */
+function whole(outer: Span, unit: number, limit = Infinity): Span | null {
+  const from = Math.ceil(outer.from.getTime() / unit) * unit;
+  const to = Math.min(Math.floor(outer.to.getTime() / unit) * unit, limit);
+  return from < to ? { from: new Date(from), to: new Date(to) } : null;
+}
+
+/** The parts of `outer` around `inner`. */
+const around = (outer: Span, inner: Span | null): Span[] =>
+  inner
+    ? [
+        { from: outer.from, to: inner.from },
+        { from: inner.to, to: outer.to },
+      ].filter((span) => span.from < span.to)
+    : [outer];
+
+/** Splits [from, to) into whole bins before `through`, the whole days among them, and the rest. */
+function spansOf(range: Span, through: Date | null): Pick<Scope, "binned" | "raw" | "days" | "edges"> {
+  const binned = whole(range, BIN_MS, through?.getTime() ?? -Infinity);
+  const days = binned && whole(binned, DAY_MS);
+  return {
+    binned: binned ? [binned] : [],
+    raw: around(range, binned),
+    days: days ? [days] : [],
+    edges: binned ? around(binned, days) : [],
+  };
 }
 
 /** One row of the statement: a bucket of the range, an asset the merchant takes, or the figures of a bucket and asset. */
@@ -97,7 +141,7 @@ interface Part {
 }
 
 /** Every bucket the range touches, empty ones included: those of a series of steps, and the last one. */
-const slots = (db: QueryCreator<DB>, { bucketOf, from, to }: Scope, step: string) => {
+const slots = (db: Kysely<Reading>, { bucketOf, from, to }: Scope, step: string) => {
   const fromAt = sql`(${from}::timestamp AT TIME ZONE 'UTC')`;
   const toAt = sql`(${to}::timestamp AT TIME ZONE 'UTC')`;
   return (
@@ -110,45 +154,139 @@ const slots = (db: QueryCreator<DB>, { bucketOf, from, to }: Scope, step: string
   );
 };
 
-const createdPerBucket = (db: QueryCreator<DB>, { merchantId, from, to, bucketOf }: Scope) =>
+/** `column` within one of `spans` (a range of its index each); false when there is none. */
+const within = (column: string, spans: Span[]) =>
+  spans.length === 0
+    ? sql<boolean>`false`
+    : sql<boolean>`(${sql.join(
+        spans.map((span) => sql`(${sql.ref(column)} >= ${span.from} AND ${sql.ref(column)} < ${span.to})`),
+        sql` OR `,
+      )})`;
+
+/** A bin's bucket, the first column: by its name, GROUP BY would take the bin's own `start`. */
+const BUCKET = sql`1`;
+
+/** The merchant's bins within `spans`. */
+const binsWithin = (db: Kysely<Reading>, merchantId: string, spans: Span[]) =>
+  db.selectFrom("takingsBin as b").where("b.merchantId", "=", merchantId).where(within("b.start", spans));
+
+/** Requests made per bucket and asset: from the rows over the raw spans, and from the bins. */
+const createdPerBucket = (db: Kysely<Reading>, scope: Scope) =>
   db
     .selectFrom("paymentRequest as r")
-    .where("r.merchantId", "=", merchantId)
-    .where("r.createdAt", ">=", from)
-    .where("r.createdAt", "<", to)
-    .select([bucketOf(instant("r.createdAt")).as("start"), "r.asset", sql<number>`count(*)::int`.as("created")])
-    .groupBy(["start", "r.asset"]);
+    .where("r.merchantId", "=", scope.merchantId)
+    .where(within("r.createdAt", scope.raw))
+    .select([scope.bucketOf(instant("r.createdAt")).as("start"), "r.asset", sql<number>`count(*)::int`.as("created")])
+    .groupBy(["start", "r.asset"])
+    .unionAll(
+      binsWithin(db, scope.merchantId, scope.binned)
+        .where("b.created", ">", 0)
+        .select([scope.bucketOf(instant("b.start")).as("start"), "b.asset", sql<number>`sum(b.created)::int`.as("created")])
+        .groupBy([BUCKET, "b.asset"]),
+    );
 
-/**
- * The payments and refunds of each bucket and asset, and (in the grand total's row, the grouping
- * set `()`) the median time to pay: one scan of the transactions, joined to their requests.
- */
-const movedPerBucket = (db: QueryCreator<DB>, { merchantId, from, to, bucketOf }: Scope) =>
+/** The completed transactions over the raw spans, each with its bucket, its request's asset and its seconds to pay. */
+const rawMoves = (db: Kysely<Reading>, { merchantId, raw, bucketOf }: Scope) =>
   db
     .selectFrom("transaction as t")
     .innerJoin("paymentRequest as r", "r.id", "t.requestId")
     .where("t.merchantId", "=", merchantId)
     .where("r.merchantId", "=", merchantId)
     .where("t.state", "=", "COMPLETED")
-    .where("t.createdAt", ">=", from)
-    .where("t.createdAt", "<", to)
+    .where(within("t.createdAt", raw))
     .select([
       bucketOf(instant("t.createdAt")).as("start"),
       "r.asset",
-      sql<boolean>`grouping(r.asset) = 1`.as("grand"),
-      sql<number>`(count(*) FILTER (WHERE t.type = 'PURCHASE'))::int`.as("paid"),
-      sql<string>`coalesce(sum(t.amount) FILTER (WHERE t.type = 'PURCHASE'), 0)`.as("paidAmount"),
-      sql<string>`coalesce(sum(t.amount) FILTER (WHERE t.type = 'REFUND'), 0)`.as("refundedAmount"),
-      sql<number | null>`round(percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM t.created_at - r.created_at))
-        FILTER (WHERE t.type = 'PURCHASE'))::int`.as("median"),
+      "t.type",
+      "t.amount",
+      secondsToPay("t.createdAt", "r.createdAt").as("seconds"),
+    ]);
+
+/** The payments and refunds of the bins, per bucket and asset. */
+const binnedMoves = (db: Kysely<Reading>, scope: Scope) =>
+  binsWithin(db, scope.merchantId, scope.binned)
+    .where((eb) => eb.or([eb("b.paid", ">", 0), eb("b.refundedAmount", ">", 0n)]))
+    .select([
+      scope.bucketOf(instant("b.start")).as("start"),
+      "b.asset",
+      sql<number>`sum(b.paid)::int`.as("paid"),
+      sql<string>`sum(b.paid_amount)`.as("paidAmount"),
+      sql<string>`sum(b.refunded_amount)`.as("refundedAmount"),
     ])
-    .groupBy(sql`GROUPING SETS ((1, r.asset), ())`);
+    .groupBy([BUCKET, "b.asset"]);
+
+/** The seconds to pay of the payments in the edges' bins, and how many took each (one). */
+const edgeSeconds = (db: Kysely<Reading>, scope: Scope) =>
+  binsWithin(db, scope.merchantId, scope.edges).select([
+    sql<number>`unnest(b.seconds_to_pay)`.as("seconds"),
+    sql<number>`1`.as("count"),
+  ]);
+
+/** The seconds to pay of the payments of the whole days, and how many took each. */
+const daySeconds = (db: Kysely<Reading>, { merchantId, days }: Scope) =>
+  db
+    .selectFrom("takingsDay as d")
+    .where("d.merchantId", "=", merchantId)
+    .where(within("d.day", days))
+    // Two arrays unnested side by side in the select list go in step.
+    .select([sql<number>`unnest(d.seconds)`.as("seconds"), sql<number>`unnest(d.counts)`.as("count")]);
+
+/** The tables the statement adds that its parts read. */
+type Reading = DB & {
+  rawMove: { start: Date; asset: string; type: string; amount: bigint; seconds: number };
+  toPay: { seconds: number; upTo: number; all: number };
+};
+
+/** The payments and refunds per bucket and asset, from the raw moves and from the bins. */
+const movedPerBucket = (qb: Kysely<Reading>, scope: Scope) =>
+  qb
+    .selectFrom("rawMove as m")
+    .select([
+      "m.start",
+      "m.asset",
+      sql<number>`(count(*) FILTER (WHERE m.type = 'PURCHASE'))::int`.as("paid"),
+      sql<string>`coalesce(sum(m.amount) FILTER (WHERE m.type = 'PURCHASE'), 0)`.as("paidAmount"),
+      sql<string>`coalesce(sum(m.amount) FILTER (WHERE m.type = 'REFUND'), 0)`.as("refundedAmount"),
+    ])
+    .groupBy(["m.start", "m.asset"])
+    .unionAll(binnedMoves(qb, scope));
 
 /**
- * The statement's parts, as rows of one shape: the range's buckets, the merchant's assets, and the
- * figures of each bucket and asset that has any. They are put together in buckets here, not joined
- * in SQL, where the estimate of a join of aggregates over a time zone's buckets is so far off (each
- * group taken for a row) that PostgreSQL compiled the statement with JIT, for seconds.
+ * Each distinct number of seconds payments took, with how many took it up to it and in all: from
+ * the raw moves, the edges' bins and the days' histograms.
+ */
+const secondsToPayCounts = (qb: Kysely<Reading>, scope: Scope) => {
+  const paid = qb
+    .selectFrom("rawMove as m")
+    .where("m.type", "=", "PURCHASE")
+    .select(["m.seconds", sql<number>`1`.as("count")])
+    .unionAll(edgeSeconds(qb, scope))
+    .unionAll(daySeconds(qb, scope));
+  const counted = qb
+    .selectFrom(paid.as("p"))
+    .select(["p.seconds", sql<number>`sum(p.count)`.as("count")])
+    .groupBy("p.seconds");
+  return qb
+    .selectFrom(counted.as("h"))
+    .select([
+      "h.seconds",
+      sql<number>`sum(h.count) OVER (ORDER BY h.seconds)`.as("upTo"),
+      sql<number>`sum(h.count) OVER ()`.as("all"),
+    ]);
+};
+
+/** percentile_cont(0.5) of the seconds to pay, rounded: the middle one, or the mean of the middle two. */
+const medianOf = (qb: Kysely<Reading>) =>
+  qb.selectFrom("toPay as w").select(
+    sql<number | null>`round((min(w.seconds) FILTER (WHERE w.up_to >= div(w.all + 1, 2))
+      + min(w.seconds) FILTER (WHERE w.up_to >= div(w.all, 2) + 1)) / 2.0)::int`.as("median"),
+  );
+
+/**
+ * The statement's parts, as rows of one shape: the range's buckets, the merchant's assets, the
+ * figures of each bucket and asset that has any, and the median. They are put together in buckets
+ * here, not joined in SQL, where the estimate of a join of aggregates over a time zone's buckets is
+ * so far off (each group taken for a row) that PostgreSQL compiled the statement with JIT, for seconds.
  */
 async function statsParts(database: QueryBuilder, scope: Scope, step: string): Promise<Part[]> {
   const none = {
@@ -156,11 +294,16 @@ async function statsParts(database: QueryBuilder, scope: Scope, step: string): P
     paid: sql<number>`0`,
     paidAmount: sql<string>`0::numeric`,
     refundedAmount: sql<string>`0::numeric`,
+    median: sql<number | null>`NULL::int`,
   };
-  return (await database
-    .with("slot", () => slots(database, scope, step))
-    .with("made", () => createdPerBucket(database, scope))
-    .with("moved", () => movedPerBucket(database, scope))
+  const qb = database.$extendTables<Reading>();
+  return (await qb
+    .with("slot", () => slots(qb, scope, step))
+    .with("rawMove", () => rawMoves(qb, scope))
+    .with("made", () => createdPerBucket(qb, scope))
+    .with("moved", () => movedPerBucket(qb, scope))
+    .with("toPay", () => secondsToPayCounts(qb, scope))
+    .with("median", () => medianOf(qb))
     .selectFrom("slot")
     .select([
       sql.lit("slot").as("kind"),
@@ -170,7 +313,7 @@ async function statsParts(database: QueryBuilder, scope: Scope, step: string): P
       none.paid.as("paid"),
       none.paidAmount.as("paidAmount"),
       none.refundedAmount.as("refundedAmount"),
-      sql<number | null>`NULL::int`.as("median"),
+      none.median.as("median"),
     ])
     .unionAll((db) =>
       db
@@ -182,24 +325,31 @@ async function statsParts(database: QueryBuilder, scope: Scope, step: string): P
           none.paid.as("paid"),
           none.paidAmount.as("paidAmount"),
           none.refundedAmount.as("refundedAmount"),
-        ])
-        .select(sql<number | null>`NULL::int`.as("median")),
+          none.median.as("median"),
+        ]),
     )
     .unionAll((db) =>
       db
         .selectFrom("made")
         .select([sql.lit("made").as("kind"), "made.start", "made.asset", "made.created", none.paid.as("paid")])
-        .select([
-          none.paidAmount.as("paidAmount"),
-          none.refundedAmount.as("refundedAmount"),
-          sql<number | null>`NULL::int`.as("median"),
-        ]),
+        .select([none.paidAmount.as("paidAmount"), none.refundedAmount.as("refundedAmount"), none.median.as("median")]),
     )
     .unionAll((db) =>
       db
         .selectFrom("moved")
-        .select([sql<string>`CASE WHEN moved.grand THEN 'median' ELSE 'moved' END`.as("kind"), "moved.start", "moved.asset"])
-        .select([none.created.as("created"), "moved.paid", "moved.paidAmount", "moved.refundedAmount", "moved.median"]),
+        .select([sql.lit("moved").as("kind"), "moved.start", "moved.asset"])
+        .select([none.created.as("created"), "moved.paid", "moved.paidAmount", "moved.refundedAmount", none.median.as("median")]),
+    )
+    .unionAll((db) =>
+      db
+        .selectFrom("median")
+        .select([
+          sql.lit("median").as("kind"),
+          sql<Date | null>`NULL::timestamptz`.as("start"),
+          sql<string | null>`NULL::text`.as("asset"),
+        ])
+        .select([none.created.as("created"), none.paid.as("paid"), none.paidAmount.as("paidAmount")])
+        .select([none.refundedAmount.as("refundedAmount"), "median.median"]),
     )
     .execute()) as Part[];
 }
@@ -211,7 +361,9 @@ export async function merchantStats(ctx: DomainContext, range: StatsRange): Prom
   const { unit, step } = UNITS[range.bucket];
   const bucketOf = (at: RawBuilder<unknown>) => sql<Date>`date_trunc(${unit}, ${at}, ${timeZone})`;
   const { database } = await dashboardDatabase(ctx);
-  const parts = await statsParts(database, { merchantId, from: range.from, to: range.to, bucketOf }, step);
+  // Bins below `through` never change, so the bins read next are those it vouches for.
+  const spans = spansOf(range, await takingsThrough(database, merchantId));
+  const parts = await statsParts(database, { merchantId, from: range.from, to: range.to, bucketOf, ...spans }, step);
   return bucketsOf(parts);
 }
 
