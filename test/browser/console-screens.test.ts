@@ -197,26 +197,44 @@ describe("the merchant console's screens in Chromium", () => {
   it("charges from the keyboard alone, each control showing its focus", async () => {
     const merchant = await buildMerchant();
     const page = await signedIn(merchant);
-    /** The focused element's name and whether its focus shows (an outline of some width). */
-    const focused = () =>
-      page.evaluate(() => {
-        const element = document.activeElement as HTMLElement;
-        const style = getComputedStyle(element);
-        return {
-          text: element.textContent || element.getAttribute("name"),
-          shows: style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0,
-        };
-      });
-    // Tab from the page's start to the Charge link.
-    for (let tabs = 0; tabs < 10 && (await focused()).text !== "Charge"; tabs++) await page.keyboard.press("Tab");
-    expect(await focused()).toEqual({ text: "Charge", shows: true });
+    expect(await tabTo(page, "Charge")).toEqual({ text: "Charge", shows: true });
     await page.keyboard.press("Enter");
     await expect.poll(() => heading(page)).toBe("Charge");
     await page.keyboard.press("Tab");
-    expect(await focused()).toEqual({ text: "amount", shows: true });
+    expect(await focused(page)).toEqual({ text: "amount", shows: true });
     await page.keyboard.type("4.20");
     await page.keyboard.press("Enter");
     await expect.poll(() => page.locator(".counter-amount").textContent()).toBe("Scan to pay NZD 4.20");
+    await page.context().close();
+  });
+
+  it("finds a payment and refunds part of it from the keyboard alone, the confirmation taking the focus and giving it back", async () => {
+    const merchant = await buildMerchant();
+    const { request } = await buildRequest({ merchant, amount: 1250, description: "Table 9 dinner" });
+    await payRequest(payer, { requestId: request.id, authorization: "x", ledger: "test.uplink" });
+    const page = await signedIn(merchant);
+    expect(await tabTo(page, "Requests")).toEqual({ text: "Requests", shows: true });
+    await page.keyboard.press("Enter");
+    await expect.poll(() => heading(page)).toBe("Requests");
+    expect(await tabTo(page, "text")).toEqual({ text: "text", shows: true });
+    await page.keyboard.type("table 9");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(`${base}/console/requests?text=table+9`);
+    expect(await tabTo(page, request.shortCode)).toEqual({ text: request.shortCode, shows: true });
+    await page.keyboard.press("Enter");
+    await expect.poll(() => heading(page)).toBe(`Request ${request.shortCode}`);
+
+    expect(await tabTo(page, "amount")).toEqual({ text: "amount", shows: true });
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type("5.00");
+    await page.keyboard.press("Enter");
+    // The question replaces the form: its Confirm button has the focus.
+    await expect.poll(() => focused(page)).toEqual({ text: "Confirm", shows: true });
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator(".refundable").textContent()).toBe("Refundable: NZD 7.50");
+    // Answered, the focus is back where the refund was asked for.
+    await expect.poll(() => focused(page)).toEqual({ text: "amount", shows: true });
+    expect(await db.transaction.count({ where: { requestId: request.id, type: "REFUND" } })).toBe(1);
     await page.context().close();
   });
 
@@ -335,3 +353,20 @@ describe("the merchant console's screens in Chromium", () => {
     await page.context().close();
   });
 });
+
+/** The focused element's text (or its name, for a field) and whether its focus shows (an outline of some width). */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const element = document.activeElement as HTMLElement;
+    const style = getComputedStyle(element);
+    return {
+      text: element.textContent || element.getAttribute("name"),
+      shows: style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0,
+    };
+  });
+
+/** Presses Tab until the control of that text or name has the focus (at most 30 times); answers what has it then. */
+async function tabTo(page: Page, text: string) {
+  for (let tabs = 0; tabs < 30 && (await focused(page)).text !== text; tabs++) await page.keyboard.press("Tab");
+  return focused(page);
+}

@@ -93,7 +93,10 @@ export const Loading = () => (
   </p>
 );
 
-/** A question asked before a change: confirm it, or decline it (`decline` names that button). */
+/**
+ * A question asked before a change: confirm it, or decline it (`decline` names that button). It
+ * takes the focus, since it replaces the control that asked for it.
+ */
 export function Confirm({
   question,
   onConfirm,
@@ -106,10 +109,12 @@ export function Confirm({
   decline: string;
 }) {
   const id = useId();
+  const first = useRef<HTMLButtonElement>(null);
+  useEffect(() => first.current?.focus(), []);
   return (
     <div class="confirm" role="alertdialog" aria-labelledby={id}>
       <p id={id}>{question}</p>
-      <button type="button" onClick={onConfirm}>
+      <button type="button" ref={first} onClick={onConfirm}>
         {t("confirm")}
       </button>{" "}
       <button type="button" class="secondary" onClick={onDecline}>
@@ -117,4 +122,18 @@ export function Confirm({
       </button>
     </div>
   );
+}
+
+/**
+ * A ref for the control a Confirm replaces while `asking`: it takes the focus back when the
+ * question is answered, where a keyboard user left it.
+ */
+export function useFocusAfterAsking<T extends HTMLElement>(asking: boolean) {
+  const control = useRef<T>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    if (asked.current && !asking) control.current?.focus();
+    asked.current = asking;
+  }, [asking]);
+  return control;
 }

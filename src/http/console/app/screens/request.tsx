@@ -14,7 +14,19 @@ import {
 } from "../gql/graphql.js";
 import { t } from "../messages.js";
 import { amountText, formatAmount, parseAmount, type Units } from "../money.js";
-import { Confirm, ErrorText, fieldText, Loading, Money, Screen, unitsOf, useLoad, When, type ScreenProps } from "../ui.js";
+import {
+  Confirm,
+  ErrorText,
+  fieldText,
+  Loading,
+  Money,
+  Screen,
+  unitsOf,
+  useFocusAfterAsking,
+  useLoad,
+  When,
+  type ScreenProps,
+} from "../ui.js";
 import { statusText } from "./requests-table.js";
 
 type Request = NonNullable<ConsoleRequestQuery["paymentRequest"]>;
@@ -152,6 +164,11 @@ function RefundForm({
   const [reference, setReference] = useState("");
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
+  const amountInput = useFocusAfterAsking<HTMLInputElement>(amount !== null);
+  // What remains is offered again after each refund, in the same field (which keeps the focus).
+  useEffect(() => {
+    if (amountInput.current) amountInput.current.value = refundable > 0 ? amountText(refundable, shown.fractionalDigits) : "";
+  }, [refundable]);
   const ask = (event: SubmitEvent) => {
     event.preventDefault();
     const typed = parseAmount(fieldText(event.currentTarget as HTMLFormElement, "amount"), shown.fractionalDigits);
@@ -182,12 +199,12 @@ function RefundForm({
           <label>
             {t("refundAmount")}
             <input
+              ref={amountInput}
               name="amount"
               inputMode="decimal"
               autoComplete="off"
               required
               defaultValue={refundable > 0 ? amountText(refundable, shown.fractionalDigits) : ""}
-              key={refundable}
             />
           </label>
           <button type="submit">{t("refund")}</button>
@@ -211,6 +228,7 @@ function RefundForm({
 
 function CancelRequest({ session, id, onDone }: { session: Session; id: string; onDone: () => void }) {
   const [asking, setAsking] = useState(false);
+  const cancelButton = useFocusAfterAsking<HTMLButtonElement>(asking);
   const [error, setError] = useState<unknown>(null);
   const cancel = async () => {
     try {
@@ -233,7 +251,7 @@ function CancelRequest({ session, id, onDone }: { session: Session; id: string; 
           decline={t("keep")}
         />
       ) : (
-        <button type="button" onClick={() => setAsking(true)}>
+        <button type="button" ref={cancelButton} onClick={() => setAsking(true)}>
           {t("cancelRequest")}
         </button>
       )}
