@@ -6,9 +6,10 @@ export interface BenchOptions {
    * `--only=webhooks` runs the webhook section alone (for work on the worker), `--only=tracing` the tracing section,
    * `--only=isolation` the tenant-isolation section, `--only=topology` the topology section, `--only=money` the
    * money path (pay and refund, for work on their statements), `--only=fairness` webhook delivery's sharing between
-   * merchants, `--only=console` the merchant console's (merchantStats, the first load in Chromium).
+   * merchants, `--only=console` the merchant console's (merchantStats, the first load in Chromium), `--only=graphql-cost`
+   * the price of each piece of the GraphQL endpoint.
    */
-  only?: "webhooks" | "tracing" | "isolation" | "topology" | "money" | "fairness" | "console";
+  only?: "webhooks" | "tracing" | "isolation" | "topology" | "money" | "fairness" | "console" | "graphql-cost";
   /** Seconds of each measured run, and of the unmeasured warm-up before it. */
   duration: number;
   warmup: number;
@@ -26,11 +27,11 @@ export interface BenchOptions {
 
 /** The arguments `npm run bench --` takes. */
 export const USAGE =
-  "expected --quick and/or one of --only=webhooks, --only=tracing, --only=isolation, --only=topology, --only=money, --only=fairness, --only=console";
+  "expected --quick and/or one of --only=webhooks, --only=tracing, --only=isolation, --only=topology, --only=money, --only=fairness, --only=console, --only=graphql-cost";
 
 /** Reads the arguments; throws on any it does not know. */
 export function parseOptions(args: string[]): BenchOptions {
-  const sections = ["webhooks", "tracing", "isolation", "topology", "money", "fairness", "console"] as const;
+  const sections = ["webhooks", "tracing", "isolation", "topology", "money", "fairness", "console", "graphql-cost"] as const;
   const only = sections.filter((section) => args.includes(`--only=${section}`));
   const unknown = args.filter((arg) => arg !== "--quick" && !sections.some((section) => arg === `--only=${section}`));
   if (unknown.length || only.length > 1)

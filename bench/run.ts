@@ -4,7 +4,7 @@
  * autocannon from this process, and prints a table, ratios, CPU per call, memory and targets, and
  * bench/results/<time>.json. Targets are reported, never asserted; any wrong answer stops it.
  * Settings: bench/environment.ts. Sections: throughput.ts, webhooks.ts (and endpoint-deliveries.ts), fairness.ts, subscriptions.ts, isolation.ts, scale.ts, money.ts,
- * tracing.ts, topology.ts, retention.ts, console.ts.
+ * tracing.ts, topology.ts, retention.ts, console.ts, graphql-cost.ts.
  */
 import { cpus, totalmem } from "node:os";
 import { relative } from "node:path";
@@ -12,6 +12,7 @@ import pg from "pg";
 import type { Bench } from "./calls.js";
 import { prepareEnvironment } from "./environment.js";
 import { measureConsole } from "./console.js";
+import { measureGraphQLCost } from "./graphql-cost.js";
 import { measureFairness } from "./fairness.js";
 import { measureIsolation } from "./isolation.js";
 import { finish, installGuards } from "./lifecycle.js";
@@ -134,6 +135,16 @@ if (options.only === "console") {
   await endAlone({ console: figures, targets: printTargets(consoleTargets(figures)) });
 }
 
+const graphqlCostSection = async () => {
+  console.log(
+    "\nGraphQL's cost, piece by piece (an app per step in one process of their own, CPU per call at 16 connections; runs alternate)",
+  );
+  return measureGraphQLCost(bench, env, { warmup: 0.5, duration: 1.5, ticksPerSecond }, options.quick ? 3 : 5);
+};
+if (options.only === "graphql-cost") {
+  await endAlone({ graphqlCost: await graphqlCostSection() });
+}
+
 if (!options.only) {
   console.log(`\nThroughput and latency (autocannon, ${options.warmup} s warm-up then ${options.duration} s per run)`);
   for (const [i, c] of options.connections.entries()) await measureThroughput(bench, c, { cold: i === 0 });
@@ -180,6 +191,9 @@ const scale = await measureScale(bench, options);
 await moneySection();
 
 const consoleFigures = await consoleSection();
+
+// Alone (--only=graphql-cost) or in the full run: some six minutes of alternating runs.
+const graphqlCost = options.quick ? null : await graphqlCostSection();
 
 // The quick run keeps a round of every figure with a target; tracing's and the topologies' ratios,
 // the slowest sections (about three minutes together), run in the full bench or with --only.
@@ -230,6 +244,7 @@ const file = await writeResults(options.quick, {
   scale,
   retention,
   console: consoleFigures,
+  graphqlCost,
   tracing,
   topology,
   memory,

@@ -2,7 +2,7 @@ import { useDisableIntrospection } from "@envelop/disable-introspection";
 import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { useGraphQlJit } from "@envelop/graphql-jit";
-import { createYoga, type Plugin } from "graphql-yoga";
+import { createYoga, type Plugin, type YogaServerOptions } from "graphql-yoga";
 import type { useOpenTelemetry } from "@envelop/opentelemetry";
 import type { Logger } from "../logger.js";
 import type { RequestChangeFeed } from "../pubsub/request-changes.js";
@@ -56,10 +56,59 @@ export interface GraphQLParts {
   console: { documents: Parameters<typeof useConsoleCalls>[0]; cookie: string; origin: string };
 }
 
-export function createGraphQLHandler(
-  { changes, streams, contexts, limiter, logger, links, operationSpans, readYourWrites, console }: GraphQLParts,
+/** One of the endpoint's plugins, by the name the bench's graphql-cost section prices it under. */
+export interface NamedPlugin {
+  name: string;
+  plugin: NonNullable<YogaServerOptions<object, GraphQLContext>["plugins"]>[number];
+}
+
+/** The endpoint's plugins, in their order. */
+export function graphQLPlugins(
+  { streams, contexts, limiter, operationSpans, console }: GraphQLParts,
   settings: GraphQLSettings,
+): NamedPlugin[] {
+  const named = (name: string, plugin: NamedPlugin["plugin"]) => ({ name, plugin });
+  return [
+    named("metrics", useGraphQLMetrics()),
+    // Before anything is read: every call costs at least one point of its key's (or its address's) limit;
+    // before it runs, the rest of its points, priced with its variables (and refused past MAX_COST).
+    named("rate limit", useRateLimit(limiter, contexts)),
+    // Browsers can send "simple" cross-site requests without a preflight; those must carry a key.
+    named("key on simple requests", useKeyOnSimpleRequests()),
+    // A console session's call: its origin, CSRF token and persisted document, before anything is parsed.
+    named("console calls", useConsoleCalls(console.documents, { cookie: console.cookie, origin: console.origin, contexts })),
+    named("strict JSON numbers", useStrictJsonNumbers()),
+    named("search params", useSearchParams()),
+    // Abusive queries are refused before execution (their cost, which hangs on variables, by useRateLimit).
+    named("max depth", maxDepthPlugin({ n: 10, flattenFragments: true, ...refusedAsBadRequest })),
+    // One tenant's operation stays small: few aliases (`__typename` ones too), few writes (see the contract's per-tenant bounds).
+    named("max aliases", maxAliasesPlugin({ n: MAX_ALIASES, allowList: [], exposeLimits: true, ...refusedAsBadRequest })),
+    named("operation bounds", useOperationBounds()),
+    // Without introspection, "Did you mean …" must not spell out the schema either.
+    ...(settings.introspection
+      ? []
+      : [named("no introspection", useDisableIntrospection()), named("no suggestions", useNoSuggestions())]),
+    named("strict variables", useStrictVariables()),
+    // Each operation is compiled once into plain JavaScript (cached per document): about a sixth
+    // less CPU per call than graphql-js's interpreter, measured on paymentRequest.
+    named("graphql-jit", useGraphQlJit()),
+    // After the compiler, whose execution it wraps to make the operation's span the current one.
+    ...(operationSpans ? [named("tracing", operationSpans)] : []),
+    // Last: an operation refused above takes no place (graphql/stream-limit.ts).
+    named("stream limit", streams),
+  ];
+}
+
+/**
+ * The GraphQL endpoint, with its plugins (`graphQLPlugins`'s, unless given: the bench prices them
+ * one at a time).
+ */
+export function createGraphQLHandler(
+  parts: GraphQLParts,
+  settings: GraphQLSettings,
+  plugins: NamedPlugin[] = graphQLPlugins(parts, settings),
 ) {
+  const { changes, contexts, links, logger, readYourWrites } = parts;
   return createYoga({
     schema: readYourWrites ? notingWrites(limitingTenantReads(schema)) : limitingTenantReads(schema),
     // One per process: a tenant's reads run a few at a time across all of its calls.
@@ -76,33 +125,7 @@ export function createGraphQLHandler(
     cors: corsFor(settings.corsOrigins),
     // GraphiQL's page (settings.graphiql) is answered before Yoga, compressed and cached (http/graphiql.ts).
     graphiql: false,
-    plugins: [
-      useGraphQLMetrics(),
-      // Before anything is read: every call costs at least one point of its key's (or its address's) limit;
-      // before it runs, the rest of its points, priced with its variables (and refused past MAX_COST).
-      useRateLimit(limiter, contexts),
-      // Browsers can send "simple" cross-site requests without a preflight; those must carry a key.
-      useKeyOnSimpleRequests(),
-      // A console session's call: its origin, CSRF token and persisted document, before anything is parsed.
-      useConsoleCalls(console.documents, { cookie: console.cookie, origin: console.origin, contexts }),
-      useStrictJsonNumbers(),
-      useSearchParams(),
-      // Abusive queries are refused before execution (their cost, which hangs on variables, by useRateLimit).
-      maxDepthPlugin({ n: 10, flattenFragments: true, ...refusedAsBadRequest }),
-      // One tenant's operation stays small: few aliases (`__typename` ones too), few writes (see the contract's per-tenant bounds).
-      maxAliasesPlugin({ n: MAX_ALIASES, allowList: [], exposeLimits: true, ...refusedAsBadRequest }),
-      useOperationBounds(),
-      // Without introspection, "Did you mean …" must not spell out the schema either.
-      ...(settings.introspection ? [] : [useDisableIntrospection(), useNoSuggestions()]),
-      useStrictVariables(),
-      // Each operation is compiled once into plain JavaScript (cached per document): about a sixth
-      // less CPU per call than graphql-js's interpreter, measured on paymentRequest.
-      useGraphQlJit(),
-      // After the compiler, whose execution it wraps to make the operation's span the current one.
-      ...(operationSpans ? [operationSpans] : []),
-      // Last: an operation refused above takes no place (graphql/stream-limit.ts).
-      streams,
-    ],
+    plugins: plugins.map(({ plugin }) => plugin),
     logging: logger.child({ component: "graphql" }),
     // Yoga logs what it masks (logging: above).
     maskedErrors: { maskError: maskUnexpectedError },

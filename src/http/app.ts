@@ -19,7 +19,13 @@ import { carryOver, createRequestContexts, recordClientAddress, requestIdOf } fr
 import { createRateLimiter } from "../transport/rate-limit.js";
 import { readYourWrites } from "../transport/read-your-writes.js";
 import { pageLinks } from "../transport/links.js";
-import { createGraphQLHandler, type GraphQLParts, type GraphQLSettings } from "../graphql/yoga.js";
+import {
+  createGraphQLHandler,
+  graphQLPlugins,
+  type GraphQLParts,
+  type GraphQLSettings,
+  type NamedPlugin,
+} from "../graphql/yoga.js";
 import { graphiqlPage } from "./graphiql.js";
 import { boundedStreams } from "../graphql/stream-limit.js";
 import { createStreamSlots, type StreamLimits } from "../transport/stream-slots.js";
@@ -48,12 +54,14 @@ export interface AppParts {
   redis: RedisClient;
   /** When the process traces (src/api/tracing.ts): a span per call, and one per GraphQL operation. */
   tracing?: { calls: MiddlewareHandler; operations: GraphQLParts["operationSpans"] };
+  /** Which of GraphQL's plugins run: all of them, but where the bench prices them one at a time (bench/graphql-cost.ts). */
+  graphqlPlugins?: (all: NamedPlugin[]) => NamedPlugin[];
 }
 
 type GraphQLHandler = ReturnType<typeof createGraphQLHandler>;
 
 /** The API as a fetch handler: /graphql for GraphQL (GraphiQL in a browser), /api/* for the dotted routes. */
-export function createApp({ config, logger, redis, tracing }: AppParts) {
+export function createApp({ config, logger, redis, tracing, graphqlPlugins = (all) => all }: AppParts) {
   const feed = subscribeRequestChanges(config.redis, logger);
   const stopPublishing = publishRequestChanges(redis, logger);
   const streams = subscriptionStreams(config.subscriptions, redis, logger);
@@ -68,20 +76,19 @@ export function createApp({ config, logger, redis, tracing }: AppParts) {
   const graphqlContexts = createRequestContexts(limiter, logger, consoleCookie);
   // With a read replica (DATABASE_READ_URL), reads that may lag go to it when it holds the caller's writes.
   const routing = replica && readYourWrites(redis, replica, logger);
-  const yoga = createGraphQLHandler(
-    {
-      changes: feed,
-      streams: streams.plugin,
-      contexts: graphqlContexts,
-      limiter,
-      logger,
-      links,
-      console: { documents: consoleDocuments, cookie: consoleCookie, origin: new URL(config.server.publicUrl).origin },
-      operationSpans: tracing?.operations,
-      readYourWrites: routing,
-    },
-    { ...config.graphql, corsOrigins: config.server.corsOrigins },
-  );
+  const graphqlParts: GraphQLParts = {
+    changes: feed,
+    streams: streams.plugin,
+    contexts: graphqlContexts,
+    limiter,
+    logger,
+    links,
+    console: { documents: consoleDocuments, cookie: consoleCookie, origin: new URL(config.server.publicUrl).origin },
+    operationSpans: tracing?.operations,
+    readYourWrites: routing,
+  };
+  const graphqlSettings = { ...config.graphql, corsOrigins: config.server.corsOrigins };
+  const yoga = createGraphQLHandler(graphqlParts, graphqlSettings, graphqlPlugins(graphQLPlugins(graphqlParts, graphqlSettings)));
   const app = new Hono();
   app.onError(errorRenderer(logger));
   if (tracing) app.use("*", tracing.calls);
