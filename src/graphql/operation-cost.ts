@@ -8,7 +8,9 @@ import {
   isListType,
   isObjectType,
   Kind,
+  visit,
   type DocumentNode,
+  type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLField,
   type GraphQLNamedType,
@@ -108,7 +110,34 @@ export function operationCost(
 ): number | null {
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: 1 });
   if (coerced.errors) return null;
-  const variableValues = coerced.coerced;
+  return costWith(schema, document, operation, coerced.coerced);
+}
+
+/**
+ * The operation's cost whatever its variables, when no list's size comes from one (a variable
+ * `first` or `last`); null when one does. Worked out once per document: most operations cost the
+ * same on every call.
+ */
+export function fixedCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): number | null {
+  let sizedByVariable = false;
+  // A sized list's arguments are read together (getArgumentValues): any variable among them counts.
+  const sized = (field: FieldNode) => {
+    const names = field.arguments?.map((argument) => argument.name.value) ?? [];
+    if (names.includes("first") || names.includes("last"))
+      for (const argument of field.arguments ?? []) visit(argument.value, { Variable: () => void (sizedByVariable = true) });
+  };
+  for (const definition of [operation, ...document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION)])
+    visit(definition, { Field: sized });
+  return sizedByVariable ? null : costWith(schema, document, operation, {});
+}
+
+/** The cost of the operation with these (coerced) variable values. */
+function costWith(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variableValues: Record<string, unknown>,
+): number | null {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   const root = schema.getRootType(operation.operation);

@@ -1,11 +1,11 @@
-import { GraphQLError, type DocumentNode, type GraphQLSchema } from "graphql";
+import { GraphQLError, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { isDomainError, RateLimitedError, stackless } from "../domain/errors.js";
 import type { Meter, RateLimiter } from "../transport/rate-limit.js";
 import type { RequestContexts } from "../transport/request-context.js";
 import type { GraphQLContext } from "./context.js";
 import { MAX_WAITING_READS } from "./tenant-read-limit.js";
-import { MAX_COST, operationCost, pointsOf } from "./operation-cost.js";
+import { fixedCost, MAX_COST, operationCost, pointsOf } from "./operation-cost.js";
 import { callRefusal } from "./call-refusal.js";
 import { operationOf, rootFieldCount } from "./root-fields.js";
 
@@ -47,14 +47,34 @@ export function useRateLimit(limiter: RateLimiter, contexts: RequestContexts): P
     };
     setResultAndStopExecution: (result: { errors: GraphQLError[] }) => void;
   };
+  // What an operation's price needs of its document alone, worked out on its first call.
+  const plans = new WeakMap<OperationDefinitionNode, { rootFields: number; fixedPoints: number | null }>();
+  const planOf = (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode) => {
+    let plan = plans.get(operation);
+    if (!plan) {
+      const rootFields = rootFieldCount(operation, document);
+      const cost = fixedCost(schema, document, operation);
+      // Its variables cannot change what it is charged: the points of its cost are those of a call whose variables do not fit.
+      const fixedPoints = cost !== null && cost <= MAX_COST && pointsOf(cost, rootFields) === pointsOf(0, rootFields);
+      plan = { rootFields, fixedPoints: fixedPoints ? pointsOf(0, rootFields) : null };
+      plans.set(operation, plan);
+    }
+    return plan;
+  };
+  const pointsFor = (args: Payload["args"], operation: OperationDefinitionNode): number | GraphQLError => {
+    const { rootFields, fixedPoints } = planOf(args.schema, args.document, operation);
+    if (fixedPoints !== null) return fixedPoints;
+    // Null when the variables do not fit the operation: execution refuses it before anything runs.
+    const cost = operationCost(args.schema, args.document, operation, args.variableValues) ?? 0;
+    if (cost > MAX_COST) return badRequest(`Query Cost limit of ${MAX_COST} exceeded, found ${cost}.`);
+    return pointsOf(cost, rootFields);
+  };
   const chargeOperation = async ({ args, setResultAndStopExecution }: Payload) => {
     const operation = operationOf(args.document, args.operationName);
     if (!operation) return;
     const refuse = (error: GraphQLError) => setResultAndStopExecution({ errors: [error] });
-    // Null when the variables do not fit the operation: execution refuses it before anything runs.
-    const cost = operationCost(args.schema, args.document, operation, args.variableValues) ?? 0;
-    if (cost > MAX_COST) return refuse(badRequest(`Query Cost limit of ${MAX_COST} exceeded, found ${cost}.`));
-    const points = pointsOf(cost, rootFieldCount(operation, args.document));
+    const points = pointsFor(args, operation);
+    if (points instanceof GraphQLError) return refuse(points);
     const meter = await meterOf(args.contextValue);
     if (!meter) return;
     // An operation dearer than its key's whole minute would be refused every minute: say so once.
