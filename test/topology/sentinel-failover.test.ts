@@ -33,7 +33,9 @@ async function burstThroughFailover(count: number, replace: () => ReturnType<Sen
   const { merchant, ids } = await openRequests(count, receiver.url);
   let failover: Promise<Awaited<ReturnType<typeof replace>> & { pendingAtFailure: number }> | undefined;
   const answers = await payAll(service.api.base, merchant, ids, {
-    deadlineMs: 30_000,
+    // A bound on a hang, not on speed: 500 pays take 7 s on a quiet machine, and over 30 s while
+    // three test runs share its two cores.
+    deadlineMs: 90_000,
     onPaid: (paid) => {
       if (paid !== Math.round(count * 0.3)) return;
       failover = (async () => {
@@ -84,5 +86,5 @@ describe("a Sentinel group whose master fails during a burst of notifications", 
 
   it("a master killed during 500 notifications: 503 only while no master is reachable, then heals; none lost", async () => {
     await burstThroughFailover(500, () => group.killMaster(), "sentinel failover, master killed");
-  }, 120_000);
+  }, 180_000);
 });
