@@ -7,7 +7,7 @@
  * A merchant's bins are written once, in order: one statement sums what was made in
  * [through, until), writes the histogram of each UTC day it completes (takings_day, for the median
  * over long ranges), and moves `through` to `until`. `until` stays five minutes behind the clock and
- * before the start of every open transaction, so no row made before it can still commit. A row
+ * a minute before the start of every open transaction, so no row made before it can still commit. A row
  * written later with an earlier time (an import of old payments) is not in the bins:
  * `rebuildTakings` sums the merchant's again.
  */
@@ -34,9 +34,10 @@ export const secondsToPay = (paidAt: string, createdAt: string): RawBuilder<numb
   sql<number>`round(extract(epoch FROM ${sql.ref(paidAt)} - ${sql.ref(createdAt)}))::int`;
 
 /**
- * Where the roll-up may go up to now: the start of the bin five minutes ago, or of the oldest open
- * transaction's, whichever is earlier. A request or transaction takes its time when its
- * transaction starts, so rows before this bound have all committed.
+ * Where the roll-up may go up to now: the start of the bin five minutes ago, or of the bin a minute
+ * before the oldest open transaction began, whichever is earlier. A request or transaction takes
+ * its time from the API's clock just before its transaction begins (the minute covers that and the
+ * clocks' skew), so every row before this bound has committed.
  */
 async function rollUpBound(): Promise<Date> {
   const { until } = await database
@@ -44,7 +45,7 @@ async function rollUpBound(): Promise<Date> {
     .where(sql<boolean>`a.datname = current_database() AND a.pid <> pg_backend_pid() AND a.xact_start IS NOT NULL`)
     .select(
       sql<Date>`date_bin('15 minutes'::interval,
-        least(now() - interval '5 minutes', coalesce(min(a.xact_start), now())) AT TIME ZONE 'UTC',
+        least(now() - interval '5 minutes', coalesce(min(a.xact_start), now()) - interval '1 minute') AT TIME ZONE 'UTC',
         timestamp '1970-01-01')`.as("until"),
     )
     .executeTakeFirstOrThrow();
