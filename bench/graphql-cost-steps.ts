@@ -1,14 +1,15 @@
 /**
- * The graphql-cost section's measuring process (bench/graphql-cost.ts runs it with the service's
- * settings): the API's app made once per step (Yoga with the schema alone, then with the GraphQL
- * endpoint's plugins added one at a time in their order, so that the last is the whole service,
- * whose REST routes are the twins), each called through its fetch handler in this process. The
- * steps take turns call by call, and each call's CPU is read around it (process.cpuUsage): whatever
- * drifts (a collection, a timer, the machine's load) falls on every step alike. Prints one JSON
- * line: the steps, and each step's mean CPU µs per call of each operation.
- *
- *   node --import tsx bench/graphql-cost-steps.ts '{"apiKey":…,"merchantId":…,"requestId":…,"calls":…}'
+ * The graphql-cost section's serving process (bench/graphql-cost.ts drives it and reads its CPU):
+ * the API's app made once per step, each on a loopback port of its own. The steps are Yoga with the
+ * schema alone, then with the GraphQL endpoint's plugins added one at a time in their order, so
+ * that the last is the whole service, whose REST routes are the twins. Prints one JSON line once
+ * every step listens, `{"listening":{"steps":[…],"ports":[…]}}`; then, for the line
+ * `calls {"apiKey","merchantId","requestId","calls"}` on its input, calls every step's app in this
+ * process one call at a time, the steps taking turns call by call with each call's CPU read around
+ * it, and prints the median of each, `{"called":{step:{operation:µs}}}`.
  */
+import { serve } from "@hono/node-server";
+import { createInterface } from "node:readline";
 import { loadApiConfig } from "../src/api/config.js";
 import { openDatabase } from "../src/db.js";
 import type { NamedPlugin } from "../src/graphql/yoga.js";
@@ -17,7 +18,6 @@ import { createLogger } from "../src/logger.js";
 import { openRedis, waitForRedis } from "../src/transport/redis.js";
 import { createBody, gqlCreate, gqlInfo } from "./calls.js";
 
-const input = JSON.parse(process.argv[2]!) as { apiKey: string; merchantId: string; requestId: string; calls: number };
 const config = loadApiConfig();
 const logger = createLogger({ level: "silent" }, "bench");
 openDatabase(config.db, logger);
@@ -26,54 +26,76 @@ if (!(await waitForRedis(redis, config.redis, 30_000, logger))) throw new Error(
 
 let names: string[] = [];
 const appWith = (kept: (all: NamedPlugin[]) => NamedPlugin[]) => createApp({ config, logger, redis, graphqlPlugins: kept });
-const apps = [appWith((all) => ((names = all.map(({ name }) => name)), []))];
-for (let kept = 1; kept <= names.length; kept++) apps.push(appWith((all) => all.slice(0, kept)));
+const keptAt = (step: number) => (all: NamedPlugin[]) => ((names = all.map(({ name }) => name)), all.slice(0, step));
+// serve() installs @hono/node-server's Response globally: the apps are made after it, as the API makes its own (src/api/server.ts).
+const first = listen((request, env) => apps[0]!.fetch(request, env));
+const apps = [appWith(keptAt(0))];
+for (let step = 1; step <= names.length; step++) apps.push(appWith(keptAt(step)));
 const steps = ["schema alone", ...names.map((name) => `+ ${name}`)];
+const ports = [await first, ...(await Promise.all(apps.slice(1).map((app) => listen(app.fetch))))];
+console.log(JSON.stringify({ listening: { steps, ports } }));
 
-const headers = { "x-api-key": input.apiKey, "content-type": "application/json" };
-const graphql = (body: string) => () => new Request("http://bench/graphql", { method: "POST", headers, body });
-/** Each operation's call, and what its answer must hold to count. */
-const operations = {
-  paymentRequest: { call: graphql(gqlInfo(input.requestId)), holds: `"id":"${input.requestId}"` },
-  requestCreate: { call: graphql(gqlCreate(input.merchantId)), holds: '"status":"NEW"' },
-  "requests.info": {
-    call: () => new Request(`http://bench/api/requests.info?requestId=${input.requestId}`, { headers }),
-    holds: `"requestId":"${input.requestId}"`,
-  },
-  "requests.create": {
-    call: () => new Request("http://bench/api/requests.create", { method: "POST", headers, body: createBody(input.merchantId) }),
-    holds: '"requestId"',
-  },
-};
-type Operation = keyof typeof operations;
-const variants = [
-  ...apps.flatMap((app, index) =>
-    (["paymentRequest", "requestCreate"] as const).map((operation) => ({ step: steps[index]!, app, operation })),
-  ),
-  ...(["requests.info", "requests.create"] as const).map((operation) => ({ step: "REST", app: apps.at(-1)!, operation })),
-];
-
-/** One call's CPU µs; throws at an answer that is not right. */
-async function cpuOfCall(app: (typeof apps)[number], operation: Operation): Promise<number> {
-  const { call, holds } = operations[operation];
-  const start = process.cpuUsage();
-  const answer = await app.fetch(call());
-  const text = await answer.text();
-  const used = process.cpuUsage(start);
-  if (answer.status !== 200 || !text.includes(holds) || text.includes('"errors"'))
-    throw new Error(`bench: ${operation} answered ${answer.status} ${text.slice(0, 300)}`);
-  return used.user + used.system;
+for await (const line of createInterface({ input: process.stdin })) {
+  if (line.startsWith("calls ")) console.log(JSON.stringify({ called: await callEach(JSON.parse(line.slice(6)) as CallsInput) }));
 }
 
-// The first tenth of the calls warm the paths up (V8 compiles them, Yoga and graphql-jit cache the documents).
-const warmUp = Math.ceil(input.calls / 10);
-const total = variants.map(() => 0);
-for (let call = 0; call < warmUp + input.calls; call++)
-  for (const [index, { app, operation }] of variants.entries()) {
-    const micros = await cpuOfCall(app, operation);
-    if (call >= warmUp) total[index]! += micros;
-  }
-const cpuMicros: Record<string, Record<string, number>> = {};
-variants.forEach(({ step, operation }, index) => ((cpuMicros[step] ??= {})[operation] = Math.round(total[index]! / input.calls)));
-console.log(JSON.stringify({ steps, cpuMicros }));
-process.exit(0);
+function listen(fetch: Parameters<typeof serve>[0]["fetch"]): Promise<number> {
+  return new Promise((resolve) => serve({ fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve(info.port)));
+}
+
+interface CallsInput {
+  apiKey: string;
+  merchantId: string;
+  requestId: string;
+  calls: number;
+}
+
+/** Every step's two operations and the REST twins, `calls` times each in turn; the median CPU µs of a call. */
+async function callEach(input: CallsInput) {
+  const headers = { "x-api-key": input.apiKey, "content-type": "application/json" };
+  const graphql = (body: string) => () => new Request("http://bench/graphql", { method: "POST", headers, body });
+  /** Each operation's call, and what its answer must hold to count. */
+  const operations = {
+    paymentRequest: { call: graphql(gqlInfo(input.requestId)), holds: `"id":"${input.requestId}"` },
+    requestCreate: { call: graphql(gqlCreate(input.merchantId)), holds: '"status":"NEW"' },
+    "requests.info": {
+      call: () => new Request(`http://bench/api/requests.info?requestId=${input.requestId}`, { headers }),
+      holds: `"requestId":"${input.requestId}"`,
+    },
+    "requests.create": {
+      call: () =>
+        new Request("http://bench/api/requests.create", { method: "POST", headers, body: createBody(input.merchantId) }),
+      holds: '"requestId"',
+    },
+  };
+  const variants = [
+    ...apps.flatMap((app, index) =>
+      (["paymentRequest", "requestCreate"] as const).map((operation) => ({ step: steps[index]!, app, operation })),
+    ),
+    ...(["requests.info", "requests.create"] as const).map((operation) => ({ step: "REST", app: apps.at(-1)!, operation })),
+  ];
+  /** One call's CPU µs; throws at an answer that is not right. */
+  const cpuOfCall = async (app: (typeof apps)[number], operation: keyof typeof operations) => {
+    const { call, holds } = operations[operation];
+    const start = process.cpuUsage();
+    const answer = await app.fetch(call());
+    const text = await answer.text();
+    const used = process.cpuUsage(start);
+    if (answer.status !== 200 || !text.includes(holds) || text.includes('"errors"'))
+      throw new Error(`bench: ${operation} answered ${answer.status} ${text.slice(0, 300)}`);
+    return used.user + used.system;
+  };
+  // The first tenth of the calls warm the paths up (V8 compiles them, Yoga and graphql-jit cache the documents).
+  const warmUp = Math.ceil(input.calls / 10);
+  const samples = variants.map(() => [] as number[]);
+  for (let call = 0; call < warmUp + input.calls; call++)
+    for (const [index, { app, operation }] of variants.entries()) {
+      const micros = await cpuOfCall(app, operation);
+      if (call >= warmUp) samples[index]!.push(micros);
+    }
+  // The median: a collection's pause or the machine's other work lands on one call in hundreds, and would sway a mean by more than a plugin costs.
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const cpuMicros: Record<string, Record<string, number>> = {};
+  variants.forEach(({ step, operation }, index) => ((cpuMicros[step] ??= {})[operation] = median(samples[index]!)));
+  return cpuMicros;
+}

@@ -7,15 +7,13 @@
  * `paymentRequests(first: $n)` with n = 100 and lists under each node, two at a time from a key at
  * the default 200 a minute over 150 paid requests of its merchant.
  */
-import type { ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
-import { createInterface } from "node:readline";
 import { keyPrefixOf } from "../src/domain/keys/api-key.js";
 import { createBody, gqlInfo, type Bench } from "./calls.js";
 import { isCorrect } from "./correct-answer.js";
 import { call, waitUntil } from "./load.js";
 import type { BenchOptions } from "./options.js";
-import { admin, startHelper } from "./processes.js";
+import { admin, helperLines, startHelper } from "./processes.js";
 import { percentile } from "./report.js";
 import { seedRequests } from "./seed.js";
 
@@ -34,29 +32,6 @@ const FLOODER_REQUESTS = 150;
 const FLOODER_PER_MINUTE = 200;
 const STREAMS = 20;
 const CHANGES_PER_SECOND = 10;
-
-/** A helper process's JSON lines, and a wait for the next of a kind after a point. */
-function linesOf(child: ChildProcess) {
-  const messages: Record<string, unknown>[] = [];
-  createInterface({ input: child.stdout! }).on("line", (line) => messages.push(JSON.parse(line) as Record<string, unknown>));
-  const failure = () => messages.find((message) => message.failure)?.failure;
-  return {
-    messages,
-    failure,
-    async next(kind: string, after: number, what: string) {
-      await waitUntil(
-        () => what,
-        () => {
-          if (failure()) throw new Error(`bench: ${String(failure())}`);
-          return messages.slice(after).some((message) => message[kind] !== undefined);
-        },
-        30_000,
-        5,
-      );
-      return messages.slice(after).find((message) => message[kind] !== undefined)![kind];
-    },
-  };
-}
 
 /** The other tenant: a GraphQL read, a GraphQL list and a REST read in turn, each timed, each checked. */
 async function neighbourOf(bench: Bench) {
@@ -128,7 +103,7 @@ async function refusedDocuments(bench: Bench, env: NodeJS.ProcessEnv, rounds: nu
   const flooder = await admin(env, "merchant", "create", "--name", "Bench document flooder");
   await bench.sql.query("UPDATE api_key SET rate_limit_per_minute = 20 WHERE prefix = $1", [keyPrefixOf(flooder.apiKey!)]);
   const child = startHelper("bench/floods/refused-documents.ts", [bench.api, flooder.apiKey!], env);
-  const lines = linesOf(child);
+  const lines = helperLines(child);
   try {
     const figures = await alternate("refused documents", rounds, neighbour, async (block) => {
       const from = lines.messages.length;
@@ -160,7 +135,7 @@ async function aliasVariable(bench: Bench, env: NodeJS.ProcessEnv, rounds: numbe
     FLOODER_PER_MINUTE,
   ]);
   const child = startHelper("bench/floods/alias-variable.ts", [bench.api, flooder.apiKey!], env);
-  const lines = linesOf(child);
+  const lines = helperLines(child);
   try {
     const figures = await alternate("alias/variable", rounds, neighbour, async (block) => {
       const from = lines.messages.length;
@@ -187,7 +162,7 @@ async function subscriptions(bench: Bench, env: NodeJS.ProcessEnv, rounds: numbe
   const flooder = await admin(env, "merchant", "create", "--name", "Bench stream flooder");
   const headers = { "x-api-key": flooder.apiKey!, "content-type": "application/json" };
   const child = startHelper("bench/floods/stream-holder.ts", [bench.api, flooder.apiKey!, String(STREAMS)], env);
-  const lines = linesOf(child);
+  const lines = helperLines(child);
   const heardByAll = () => new Set(lines.messages.flatMap((message) => (message.heardByAll as string | undefined) ?? []));
   const create = () =>
     call<{ requestId: string }>(`${bench.api}/api/requests.create`, {

@@ -4,8 +4,10 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { createInterface } from "node:readline";
 import { reportedPort, spawnNode, type NodeProcessOptions } from "../scripts/node-process.js";
 import { fail, isStopping, track } from "./lifecycle.js";
+import { waitUntil } from "./load.js";
 
 function spawnScript(script: string, args: string[], options: NodeProcessOptions) {
   const child = spawnNode(["--import", "tsx", script, ...args], options);
@@ -58,6 +60,29 @@ export function startServer(
 /** Starts a helper that takes commands on standard input and reports on standard output (a flooder); stopped with the bench. */
 export function startHelper(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   return spawnScript(script, args, { env, stdin: "pipe", stdout: "pipe" });
+}
+
+/** A helper process's JSON lines, and a wait (30 s unless told) for the next of a kind after a point. */
+export function helperLines(child: ChildProcess) {
+  const messages: Record<string, unknown>[] = [];
+  createInterface({ input: child.stdout! }).on("line", (line) => messages.push(JSON.parse(line) as Record<string, unknown>));
+  const failure = () => messages.find((message) => message.failure)?.failure;
+  return {
+    messages,
+    failure,
+    async next(kind: string, after: number, what: string, timeoutMs = 30_000) {
+      await waitUntil(
+        () => what,
+        () => {
+          if (failure()) throw new Error(`bench: ${String(failure())}`);
+          return messages.slice(after).some((message) => message[kind] !== undefined);
+        },
+        timeoutMs,
+        5,
+      );
+      return messages.slice(after).find((message) => message[kind] !== undefined)![kind];
+    },
+  };
 }
 
 /** Runs a project script to its end within `timeoutMs`; its standard output. */
