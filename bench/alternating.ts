@@ -17,6 +17,8 @@ export interface VariantFigures {
   rps: number;
   /** CPU µs per call of `pid`; null when /proc could not say. */
   cpu: number | null;
+  /** Half the range of the runs' own CPU µs per call: how far one run strayed; null when /proc could not say. */
+  cpuSpread: number | null;
   /** CPU µs per call of PostgreSQL (all its processes) over the same runs; null when /proc could not say. */
   dbCpu: number | null;
 }
@@ -64,6 +66,7 @@ export async function compareAlternating<V extends string>(
         {
           rps: Math.round(mean(measured[name], (r) => r.rps)!),
           cpu: roundOrNull(mean(measured[name], (r) => r.cpuMicrosPerCall)),
+          cpuSpread: roundOrNull(halfRange(measured[name], (r) => r.cpuMicrosPerCall)),
           dbCpu: roundOrNull(mean(measured[name], (r) => r.dbCpuMicrosPerCall)),
         },
       ]),
@@ -98,6 +101,11 @@ export function printCompared<V extends string>(compared: Compared<V>, variants:
 function mean(rows: Row[], pick: (row: Row) => number | undefined): number | null {
   const values = rows.map(pick).filter((v): v is number => v !== undefined);
   return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
+}
+
+function halfRange(rows: Row[], pick: (row: Row) => number | undefined): number | null {
+  const values = rows.map(pick).filter((v): v is number => v !== undefined);
+  return values.length ? (Math.max(...values) - Math.min(...values)) / 2 : null;
 }
 
 const roundOrNull = (value: number | null) => (value === null ? null : Math.round(value));

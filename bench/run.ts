@@ -139,7 +139,7 @@ const graphqlCostSection = async () => {
   console.log(
     "\nGraphQL's cost, piece by piece (an app per step in one process: called there one call at a time, the steps taking turns; then the ends over HTTP)",
   );
-  return measureGraphQLCost(bench, env, { calls: 1000, warmup: 2, seconds: 3, rounds: 5, ticksPerSecond });
+  return measureGraphQLCost(bench, env, { calls: 1000, warmup: 1, duration: 3, rounds: 4, ticksPerSecond });
 };
 if (options.only === "graphql-cost") {
   await endAlone({ graphqlCost: await graphqlCostSection() });
@@ -192,7 +192,7 @@ await moneySection();
 
 const consoleFigures = await consoleSection();
 
-// Alone (--only=graphql-cost) or in the full run, about five minutes: quick runs keep to the headline figures.
+// Alone (--only=graphql-cost) or in the full run, about four minutes: quick runs keep to the headline figures.
 const graphqlCost = options.quick ? null : await graphqlCostSection();
 
 // The quick run keeps a round of every figure with a target; tracing's and the topologies' ratios,
