@@ -88,9 +88,12 @@ async function callEach(input: CallsInput) {
   // The first tenth of the calls warm the paths up (V8 compiles them, Yoga and graphql-jit cache the documents).
   const warmUp = Math.ceil(input.calls / 10);
   const samples = variants.map(() => [] as number[]);
+  // Each round of turns starts one variant later: what a variant's place in the round does to it
+  // (following a dearer or a cheaper call) falls on every variant alike.
   for (let call = 0; call < warmUp + input.calls; call++)
-    for (const [index, { app, operation }] of variants.entries()) {
-      const micros = await cpuOfCall(app, operation);
+    for (let turn = 0; turn < variants.length; turn++) {
+      const index = (call + turn) % variants.length;
+      const micros = await cpuOfCall(variants[index]!.app, variants[index]!.operation);
       if (call >= warmUp) samples[index]!.push(micros);
     }
   // The median: a collection's pause or the machine's other work lands on one call in hundreds, and would sway a mean by more than a plugin costs.
