@@ -46,7 +46,7 @@ function plainly(text: string): unknown {
   } catch {
     return undefined;
   }
-  return value !== undefined && keysIn(value) === (bare.match(KEYS)?.length ?? 0) ? value : undefined;
+  return keysIn(value) === (bare.match(KEYS)?.length ?? 0) ? value : undefined;
 }
 
 /** The keys of every object in a parsed JSON value (without recursion: the value may be deep). */
