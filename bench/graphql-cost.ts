@@ -16,7 +16,7 @@
  * Only correct answers count.
  */
 import type { Options } from "autocannon";
-import { compareAlternating, type Compared } from "./alternating.js";
+import { compareAlternating, type Compared, type VariantFigures } from "./alternating.js";
 import { createBody, gqlCreate, gqlInfo, type Bench } from "./calls.js";
 import { call, type LoadTiming } from "./load.js";
 import { helperLines, startHelper } from "./processes.js";
@@ -28,8 +28,10 @@ export interface GraphQLCost {
   steps: string[];
   /** In the process, one call at a time: the median call's CPU µs of each step by operation, REST's under "REST". */
   oneAtATime: ByOperation;
-  /** Over HTTP: each operation (REST's twins too) on the schema alone and on the whole service. */
+  /** Over HTTP: each GraphQL operation on the schema alone and on the whole service. */
   served: Compared<End>;
+  /** Over HTTP: the REST twins on the whole service. */
+  servedRest: Compared<"whole service">;
 }
 
 const TWINS = { paymentRequest: "requests.info", requestCreate: "requests.create" } as const;
@@ -61,11 +63,18 @@ export async function measureGraphQLCost(
     const oneAtATime = (await lines.next("called", 0, "the graphql-cost steps' calls", 900_000)) as ByOperation;
     const at = (port: number) => ({ url: `http://127.0.0.1:${port}`, pid: child.pid! });
     const ends = { "schema alone": at(ports[0]!), "whole service": at(ports.at(-1)!) };
-    const served = await compareAlternating("graphql-cost", ends, operationsOf(bench, requestId), timing, {
-      rounds,
-      connections: CONNECTIONS,
-    });
-    const cost = { steps, oneAtATime, served };
+    const { graphql, rest } = operationsOf(bench, requestId);
+    const options = { rounds, connections: CONNECTIONS };
+    // REST's twins on the whole service only: the schema alone's app serves the same REST routes.
+    const served = await compareAlternating("graphql-cost", ends, graphql, timing, options);
+    const servedRest = await compareAlternating(
+      "graphql-cost",
+      { "whole service": ends["whole service"] },
+      rest,
+      timing,
+      options,
+    );
+    const cost = { steps, oneAtATime, served, servedRest };
     printCost(cost);
     return cost;
   } finally {
@@ -73,20 +82,26 @@ export async function measureGraphQLCost(
   }
 }
 
+type Operations = Record<string, (url: string) => Options>;
+
 /** The two GraphQL operations and their REST twins, at RATE from CONNECTIONS connections. */
-function operationsOf(bench: Bench, requestId: string): Record<string, (url: string) => Options> {
+function operationsOf(bench: Bench, requestId: string): { graphql: Operations; rest: Operations } {
   const fixed = { headers: bench.headers, connections: CONNECTIONS, overallRate: RATE };
   const post = (url: string, body: string): Options => ({ url, method: "POST", body, ...fixed });
   return {
-    paymentRequest: (url) => post(`${url}/graphql`, gqlInfo(requestId)),
-    requestCreate: (url) => post(`${url}/graphql`, gqlCreate(bench.merchantId)),
-    [TWINS.paymentRequest]: (url) => ({ url: `${url}/api/requests.info?requestId=${requestId}`, ...fixed }),
-    [TWINS.requestCreate]: (url) => post(`${url}/api/requests.create`, createBody(bench.merchantId)),
+    graphql: {
+      paymentRequest: (url) => post(`${url}/graphql`, gqlInfo(requestId)),
+      requestCreate: (url) => post(`${url}/graphql`, gqlCreate(bench.merchantId)),
+    },
+    rest: {
+      [TWINS.paymentRequest]: (url) => ({ url: `${url}/api/requests.info?requestId=${requestId}`, ...fixed }),
+      [TWINS.requestCreate]: (url) => post(`${url}/api/requests.create`, createBody(bench.merchantId)),
+    },
   };
 }
 
 /** Each step's CPU per call one at a time and what it added to the one before; then over HTTP, the ends against REST. */
-function printCost({ steps, oneAtATime, served }: GraphQLCost) {
+function printCost({ steps, oneAtATime, served, servedRest }: GraphQLCost) {
   const µs = (value: number) => `${String(value).padStart(5)} µs`;
   const change = (now: number, before: number | undefined) =>
     before === undefined ? "      " : ` ${now >= before ? "+" : "−"}${String(Math.abs(now - before)).padStart(4)}`;
@@ -101,15 +116,15 @@ function printCost({ steps, oneAtATime, served }: GraphQLCost) {
     console.log(`  ${(step === "REST" ? "REST twins" : step).padEnd(28)} ${cells.join("    ")}`);
   }
   console.log(`  Over HTTP, ${RATE} calls a second from ${CONNECTIONS} connections (± half the runs' range)`);
-  const figure = (operation: string, end: End) => {
-    const { cpu, cpuSpread } = served[operation]![end];
-    return { cpu: cpu ?? Number.NaN, text: `${cpu ?? "?"} µs ±${cpuSpread ?? "?"}` };
-  };
+  const figure = ({ cpu, cpuSpread }: VariantFigures) => ({
+    cpu: cpu ?? Number.NaN,
+    text: `${cpu ?? "?"} µs ±${cpuSpread ?? "?"}`,
+  });
   for (const [operation, twin] of Object.entries(TWINS)) {
     const [alone, whole, rest] = [
-      figure(operation, "schema alone"),
-      figure(operation, "whole service"),
-      figure(twin, "whole service"),
+      figure(served[operation]!["schema alone"]),
+      figure(served[operation]!["whole service"]),
+      figure(servedRest[twin]!["whole service"]),
     ];
     console.log(
       `  ${operation}: the schema alone ${alone.text}, the whole service ${whole.text}, REST ${twin} ${rest.text}: ` +
