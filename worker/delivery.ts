@@ -46,6 +46,9 @@ const READ_AHEAD = 2;
 
 const QUEUES: Record<Lane, string> = { deliveries: WEBHOOK_QUEUE, tests: TEST_EVENT_QUEUE };
 
+/** How often BullMQ looks for jobs of a dead worker (at least every second). */
+const stalledCheckEveryMs = (leaseMs: number) => Math.max(1_000, Math.round(leaseMs / 4));
+
 /**
  * Starts a lane with `slots` attempts in flight at most. `finished` is told after a job when the
  * attempts held here no longer fill the slots: deliveries that waited for slots (or for their
@@ -93,9 +96,11 @@ function startDeliveryLane(
       prefix: config.queues.prefix,
       // Every job carries at least one attempt: never fewer jobs running than attempts could.
       concurrency: slots,
-      // A job whose worker died is noticed as stalled after about one lease, not BullMQ's default 30 s.
+      // A job's lock lapses a lease after its worker died; BullMQ gives the job up as stalled at the
+      // second check that finds it unlocked and running, so checks every quarter lease give it up
+      // within a lease and a half of the death (checks every lease took two).
       lockDuration: leaseMs,
-      stalledInterval: leaseMs,
+      stalledInterval: stalledCheckEveryMs(leaseMs),
     });
     watch(made);
     return made;
