@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { payRequest } from "../../src/domain/requests/pay.js";
 import { testEnv } from "../../vitest.config.js";
 import { buildRequest, payer } from "../factories.js";
+import { releaseLostClaims } from "../../src/domain/deliveries/claim.js";
 import { deliveryJobs } from "../../worker/jobs/queue-due-attempts.js";
 import { createQueue, WEBHOOK_QUEUE, type WebhookJobData } from "../../worker/queues.js";
 import { eventOf, keptLog, startReceiver, until, verifyNotifications, withWorker, workerConfig } from "./harness.js";
@@ -179,6 +180,34 @@ describe("webhook delivery under faults", () => {
     );
     expect(log.lines.filter((line) => line.includes("whose job was lost"))).toEqual([]);
     await receiver.close();
+  });
+
+  it("takes back lost claims without waiting for one that another statement holds", async () => {
+    // Two deliveries claimed an hour ago whose jobs never ran (no worker here), one of them held by
+    // another transaction, as a batch of attempts holds its deliveries while it starts them.
+    const [held, free] = await Promise.all([paidPurchase("http://127.0.0.1:9/never"), paidPurchase("http://127.0.0.1:9/never")]);
+    const ids = [(await eventOf(held.id)).id, (await eventOf(free.id)).id];
+    await pool.query("UPDATE delivery SET enqueued_at = now() - interval '1 hour' WHERE id = ANY($1::uuid[])", [ids]);
+    const holder = await pool.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query("SELECT 1 FROM delivery WHERE id = $1 FOR UPDATE", [ids[0]]);
+      const claimedOf = async () => (await Promise.all([eventOf(held.id), eventOf(free.id)])).map((e) => e.enqueuedAt !== null);
+      // Waiting for the held row would hang here until the holder commits (and, with the holder
+      // waiting for a row this statement took, was a deadlock): the guard fails the test instead.
+      let guard: NodeJS.Timeout | undefined;
+      const waited = new Promise<never>((_, reject) => {
+        guard = setTimeout(() => reject(new Error("releaseLostClaims waited for a delivery another statement holds")), 10_000);
+      });
+      await Promise.race([releaseLostClaims(new Date(), new Date()), waited]).finally(() => clearTimeout(guard));
+      expect(await claimedOf()).toEqual([true, false]);
+      await holder.query("COMMIT");
+      await releaseLostClaims(new Date(), new Date());
+      expect(await claimedOf()).toEqual([false, false]);
+    } finally {
+      await holder.query("ROLLBACK").catch(() => {});
+      holder.release();
+    }
   });
 
   it("delivers an event whose worker was killed with SIGKILL mid-delivery", async () => {

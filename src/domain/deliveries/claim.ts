@@ -341,14 +341,25 @@ export async function claimDue(
  * worker died mid-delivery counts, once its lease ran out. Returns how many.
  */
 export async function releaseLostClaims(lostBefore: Date, now: Date): Promise<number> {
+  // A delivery another statement holds (a batch of attempts starting or finishing) is being worked
+  // on, not lost: it is skipped, never waited for. Waiting, while that batch waited for a row this
+  // statement held, was a deadlock.
   const { released } = await database
+    .with("lost", (db) =>
+      db
+        .selectFrom("delivery as e")
+        .select("e.id")
+        .where(pending("e"))
+        .where("e.enqueuedAt", "<", lostBefore)
+        .where(unleased("e", now))
+        .forUpdate()
+        .skipLocked(),
+    )
     .with("released", (db) =>
       db
         .updateTable("delivery as e")
         .set({ enqueuedAt: null })
-        .where(pending("e"))
-        .where("e.enqueuedAt", "<", lostBefore)
-        .where(unleased("e", now))
+        .where((eb) => amongIds("e.id", eb.selectFrom("lost").select("id")))
         .returning(sql`1`.as("one")),
     )
     .selectFrom("released")
