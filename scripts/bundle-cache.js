@@ -15,11 +15,21 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundle, ENTRY_POINTS } from "./image/bundle.js";
 
-/** What `npm start` runs besides the image's programs: its supervisor and the demo merchant's step. */
-export const START_ENTRY_POINTS = [...ENTRY_POINTS, "scripts/start/supervisor.ts", "scripts/start/demo-merchant.ts"];
+/**
+ * What `npm start` runs besides the image's programs (its supervisor and the demo merchant's step),
+ * and what the db:* scripts run (scripts/run-bundled.js).
+ */
+export const START_ENTRY_POINTS = [
+  ...ENTRY_POINTS,
+  "scripts/start/supervisor.ts",
+  "scripts/start/demo-merchant.ts",
+  "scripts/start/reset.ts",
+  "scripts/start/status.ts",
+];
 
-/** Folders and files whose content a bundle is made of (what the programs import, and how they are bundled). */
+/** Folders and files whose content a bundle is made of (what the programs import, which they are, and how they are bundled). */
 const INPUTS = [
+  "scripts/bundle-cache.js",
   "src",
   "worker",
   "scripts/start",

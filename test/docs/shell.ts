@@ -1,7 +1,7 @@
 /**
  * Runs the documents' shell examples as a reader pastes them: in bash, where `npm run [--silent]
- * admin -- …` is the operator CLI from the run's build (test/built.ts), as that script runs it from
- * the sources. npm's other commands are not run.
+ * admin -- …` is the operator CLI from the run's build (test/built.ts), as that script runs it
+ * (scripts/run-bundled.js). npm's other commands are not run.
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";

@@ -6,7 +6,7 @@
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -26,6 +26,8 @@ const linked = [
   "prisma",
   "prisma.config.ts",
   "tsconfig.json",
+  // The bundles the scripts run (scripts/run-bundled.js), made once for the sources.
+  ".data",
 ];
 
 export interface ProjectCopy {
@@ -41,6 +43,7 @@ export interface ProjectCopy {
 
 export async function projectCopy(settings: Record<string, string>): Promise<ProjectCopy> {
   const dir = await mkdtemp(join(tmpdir(), "payreq-project-"));
+  await mkdir(join(root, ".data"), { recursive: true });
   for (const name of linked) await symlink(join(root, name), join(dir, name));
   await writeFile(
     join(dir, ".env"),
