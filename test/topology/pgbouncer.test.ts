@@ -84,34 +84,50 @@ describe("what the two settings avoid", () => {
     }
   });
 
-  it("a LISTEN through the pooler hears nothing: its session is handed to other transactions", async () => {
+  it("a LISTEN through the pooler stays on a server connection that other clients' transactions then use: they hear its notifications, it does not", async () => {
     const channel = `pooled_${randomBytes(4).toString("hex")}`;
-    const heard = { direct: 0, pooled: 0 };
-    const listeners = await Promise.all(
-      (["direct", "pooled"] as const).map(async (via) => {
-        const client = new pg.Client({ connectionString: via === "direct" ? direct : pooled });
-        client.on("error", () => {});
-        client.on("notification", () => (heard[via] += 1));
-        await client.connect();
-        await client.query(`LISTEN ${channel}`);
-        return client;
-      }),
-    );
+    const clients: pg.Client[] = [];
+    const heard = new Map<pg.Client, number>();
+    const connect = async () => {
+      const client = new pg.Client({ connectionString: pooled });
+      client.on("error", () => {});
+      client.on("notification", () => heard.set(client, (heard.get(client) ?? 0) + 1));
+      clients.push(client);
+      await client.connect();
+      return client;
+    };
+    const backendOf = async (client: pg.Client) =>
+      (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
     try {
+      const listener = await connect();
+      // One message, so one transaction, on one server connection: the LISTEN and that connection's backend.
+      const [, which] = (await listener.query(`LISTEN ${channel}; SELECT pg_backend_pid() AS pid`)) as unknown as pg.QueryResult<{
+        pid: number;
+      }>[];
+      const backend = which!.rows[0]!.pid;
+      // Other clients open transactions through the pooler, each keeping its server connection,
+      // until one runs on the listener's backend (the pooler has 10).
+      let other: pg.Client | undefined;
+      for (let tries = 0; tries < 10 && !other; tries += 1) {
+        const client = await connect();
+        await client.query("BEGIN");
+        if ((await backendOf(client)) === backend) other = client;
+      }
+      expect(other, "no transaction through the pooler ran on the listener's server connection").toBeDefined();
       const sender = new pg.Client({ connectionString: direct });
       await sender.connect();
       await sender.query(`NOTIFY ${channel}`);
       await sender.end();
+      // PostgreSQL tells a session in a transaction of a notification when the transaction ends.
+      await other!.query("COMMIT");
       await until(
-        () => heard.direct,
+        () => heard.get(other!) ?? 0,
         (n) => n > 0,
         5_000,
       );
-      // The pooled listener's own later statements run on whatever server connection is free.
-      await listeners[1]!.query("SELECT 1").catch(() => undefined);
-      expect(heard).toEqual({ direct: 1, pooled: 0 });
+      expect({ listener: heard.get(listener) ?? 0, other: heard.get(other!) }).toEqual({ listener: 0, other: 1 });
     } finally {
-      await Promise.all(listeners.map((client) => client.end().catch(() => undefined)));
+      await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
     }
   });
 });
