@@ -19,6 +19,9 @@ export default mergeConfig(
             include: ["test/browser/**/*.test.ts"],
             exclude: OWN_DATABASE,
             setupFiles: ["test/setup/open-database.ts"],
+            // As the API's files (vitest.config.ts): one app and one Playwright per process, not
+            // loaded again for each file.
+            isolate: false,
           },
         },
         {
