@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createLogger } from "../../src/logger.js";
-import { outageReporter } from "../../worker/outage.js";
+import { outageReporter, SETTLED_MS } from "../../worker/outage.js";
 
 function reporter() {
   const said: string[] = [];
@@ -18,7 +18,7 @@ describe("an outage's report", () => {
     const { said, outage } = reporter();
     outage.failed(new Error("reset"));
     outage.failed(new Error("reset"));
-    vi.advanceTimersByTime(1_000);
+    vi.advanceTimersByTime(SETTLED_MS);
     outage.recovered();
     outage.recovered();
     expect(said).toEqual(["PostgreSQL is unreachable; retrying with backoff", "PostgreSQL is reachable again"]);
@@ -28,23 +28,25 @@ describe("an outage's report", () => {
     const { said, outage } = reporter();
     outage.failed(new Error("reset"));
     outage.recovered();
-    vi.advanceTimersByTime(500);
+    vi.advanceTimersByTime(SETTLED_MS / 2);
     outage.failed(new Error("a connection cut with the rest"));
-    vi.advanceTimersByTime(5_000);
+    vi.advanceTimersByTime(5 * SETTLED_MS);
     expect(said).toEqual(["PostgreSQL is unreachable; retrying with backoff"]);
     outage.failed(new Error("still down"));
     outage.recovered();
-    vi.advanceTimersByTime(999);
+    vi.advanceTimersByTime(SETTLED_MS - 1);
     expect(said).toHaveLength(1);
     vi.advanceTimersByTime(1);
     expect(said).toEqual(["PostgreSQL is unreachable; retrying with backoff", "PostgreSQL is reachable again"]);
   });
 
-  it("ends a second after an answer that came once, with no error since", () => {
+  it("ends SETTLED_MS after an answer that came once, with no error since", () => {
     const { said, outage } = reporter();
     outage.failed(new Error("reset"));
     outage.recovered();
-    vi.advanceTimersByTime(1_000);
+    vi.advanceTimersByTime(SETTLED_MS - 1);
+    expect(said).toHaveLength(1);
+    vi.advanceTimersByTime(1);
     expect(said).toEqual(["PostgreSQL is unreachable; retrying with backoff", "PostgreSQL is reachable again"]);
   });
 });

@@ -131,7 +131,7 @@ describe("a worker started while Redis is down", () => {
       expect(stderr()).toBe("");
 
       cutRedis.restore();
-      // The outage ends once Redis has answered with no error for a second (worker/outage.ts).
+      // The outage ends once Redis has answered with no error for a while (SETTLED_MS, worker/outage.ts).
       await until(
         () => lines.map((l) => l.msg),
         (all) => all.includes("worker ready") && all.includes("Redis is reachable again"),
