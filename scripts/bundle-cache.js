@@ -17,7 +17,7 @@ import { bundle, ENTRY_POINTS } from "./image/bundle.js";
 
 /**
  * What `npm start` runs besides the image's programs (its supervisor and the demo merchant's step),
- * and what the db:* scripts run (scripts/run-bundled.js).
+ * and what `npm run db:reset` and `db:status` run (scripts/run-bundled.js).
  */
 export const START_ENTRY_POINTS = [
   ...ENTRY_POINTS,

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * `npm run admin` and the `db:*` scripts: runs one of the programs from the bundles of the sources
+ * `npm run admin`, `db:deploy`, `db:reset` and `db:status`: runs one of the programs from the bundles of the sources
  * as they are (bundle-cache.js: made first when the sources changed since the last start), in this
  * process, with the arguments after its name. A command starts on a third of the CPU that loading
  * each source file through tsx takes. Source maps are on, so that a stack trace names the

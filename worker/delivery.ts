@@ -98,7 +98,7 @@ function startDeliveryLane(
       concurrency: slots,
       // A job's lock lapses a lease after its worker died; BullMQ gives the job up as stalled at the
       // second check that finds it unlocked and running, so checks every quarter lease give it up
-      // within a lease and a half of the death (checks every lease took two).
+      // within a lease and a half of the death.
       lockDuration: leaseMs,
       stalledInterval: stalledCheckEveryMs(leaseMs),
     });

@@ -3,8 +3,7 @@ import type { Logger } from "../src/logger.js";
 /**
  * An outage ends once its dependency has answered and raised no error for this long: the
  * connections a reset cut fail one after another, some after another one has connected again, and
- * on a machine whose cores other work keeps busy, over a second after (one reset was then reported
- * as two outages).
+ * while other work keeps the cores busy, over a second after.
  */
 export const SETTLED_MS = 3_000;
 

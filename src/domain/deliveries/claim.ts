@@ -342,8 +342,8 @@ export async function claimDue(
  */
 export async function releaseLostClaims(lostBefore: Date, now: Date): Promise<number> {
   // A delivery another statement holds (a batch of attempts starting or finishing) is being worked
-  // on, not lost: it is skipped, never waited for. Waiting, while that batch waited for a row this
-  // statement held, was a deadlock.
+  // on, not lost: it is skipped, never waited for. Waiting could deadlock: that batch may be waiting
+  // for a row this statement holds.
   const { released } = await database
     .with("lost", (db) =>
       db
