@@ -25,10 +25,19 @@ export interface Received {
 /**
  * A webhook receiver on 127.0.0.1. `answer` decides each call's fate by its index:
  * a status, or a delay before answering 200 (slower than the timeout means a failure).
+ * With `holdUntilOpen`, no call is answered (its delay not even begun) until that many are open at
+ * once, or `holdUntilOpen.deadlineMs` after the first call: the most calls open at once then shows
+ * how many the sender keeps in flight, however slowly it starts them beside answers coming back.
  */
-export async function startReceiver(answer: (index: number) => { status?: number; delayMs?: number } = () => ({})) {
+export async function startReceiver(
+  answer: (index: number) => { status?: number; delayMs?: number } = () => ({}),
+  { holdUntilOpen }: { holdUntilOpen?: { calls: number; deadlineMs: number } } = {},
+) {
   const received: Received[] = [];
   const open = { now: 0, most: 0 };
+  let release: () => void = () => {};
+  const released = holdUntilOpen ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
+  let deadline: NodeJS.Timeout | undefined;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let body = "";
     req.on("data", (chunk: Buffer) => (body += chunk));
@@ -37,8 +46,14 @@ export async function startReceiver(answer: (index: number) => { status?: number
       received.push({ at: Date.now(), token: (JSON.parse(body) as { token: string }).token, headers: req.headers });
       open.most = Math.max(open.most, ++open.now);
       res.on("close", () => open.now--);
+      if (holdUntilOpen) {
+        deadline ??= setTimeout(release, holdUntilOpen.deadlineMs);
+        if (open.now >= holdUntilOpen.calls) release();
+      }
       const { status = 200, delayMs = 0 } = answer(index);
-      setTimeout(() => res.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "ok" : "nope"), delayMs);
+      void released.then(() =>
+        setTimeout(() => res.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "ok" : "nope"), delayMs),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -50,7 +65,11 @@ export async function startReceiver(answer: (index: number) => { status?: number
     of: (eventId: string) => received.filter((r) => decodeJwt(r.token).jti === eventId),
     /** The most calls it was answering at once. */
     mostAtOnce: () => open.most,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        clearTimeout(deadline);
+        server.close(() => resolve());
+      }),
   };
 }
 
