@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname, relative } from "node:path";
 import type { Reporter, SerializedError, TestModule, TestRunEndReason } from "vitest/node";
 
-/** A failed test as the end of `npm test` names it: its file, its name and its error's first line. */
+/** A failed test as the end of `npm test` names it: its file, its name and the start of its error (see excerpt). */
 export interface FailedTest {
   file: string;
   name: string;
@@ -31,19 +31,19 @@ export default class SummaryReporter implements Reporter {
         if (result.state === "passed" || result.state === "failed" || result.state === "skipped") counts[result.state] += 1;
         if (result.state === "failed") {
           failedTests += 1;
-          failures.push({ file, name: test.fullName, error: firstLine(result.errors[0]?.message) });
+          failures.push({ file, name: test.fullName, error: excerpt(result.errors[0]?.message) });
         }
       }
       // A file that failed outside its tests (a hook, an import) is a failure even if no test failed.
       if (module.state() === "failed" && failedTests === 0) {
         counts.failed += 1;
-        failures.push({ file, name: "(the file, outside its tests)", error: firstLine(module.errors()[0]?.message) });
+        failures.push({ file, name: "(the file, outside its tests)", error: excerpt(module.errors()[0]?.message) });
       }
     }
     // An error no test caught (a timer's, a process's) fails the run as much as a failed test does.
     for (const error of unhandledErrors) {
       counts.failed += 1;
-      failures.push({ file: "(no file)", name: "an unhandled error", error: firstLine(error.message) });
+      failures.push({ file: "(no file)", name: "an unhandled error", error: excerpt(error.message) });
     }
     if (reason === "failed" && counts.failed === 0) {
       counts.failed += 1;
@@ -58,6 +58,11 @@ export default class SummaryReporter implements Reporter {
   }
 }
 
-function firstLine(message: string | undefined): string {
-  return (message ?? "").split("\n")[0]!.slice(0, 600);
+/**
+ * An error's first 40 lines, 4,000 characters at most: what a failure says of itself (a test that
+ * waited in vain tells where everything stood, the worker's log lines among it) still reaches the
+ * end of a long output, which is what CI keeps.
+ */
+function excerpt(message: string | undefined): string {
+  return (message ?? "").split("\n").slice(0, 40).join("\n").slice(0, 4_000);
 }

@@ -27,7 +27,8 @@ for (const run of runs) for (const key of Object.keys(total) as (keyof typeof to
 console.log(`\nnpm test: ${runs.length} vitest runs (${runs.map((run) => `Node ${run.node}: ${run.passed}`).join(", ")})`);
 for (const run of runs) {
   for (const failure of run.failures) {
-    console.log(`FAILED on Node ${run.node}: ${failure.file} > ${failure.name}\n    ${failure.error}`);
+    const error = failure.error.replaceAll("\n", "\n    ");
+    console.log(`FAILED on Node ${run.node}: ${failure.file} > ${failure.name}\n    ${error}`);
   }
 }
 if (runs.length < expected)

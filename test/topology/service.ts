@@ -192,8 +192,11 @@ export async function deliveredNotifications(
           `${e.id.slice(0, 8)} ${e.state} attempts ${e.attempts} enqueued ${at(e.enqueuedAt)} lease ${at(e.leaseUntil)} ` +
           `next ${at(e.nextAttemptAt)}${e.lastError ? ` (${e.lastError})` : ""}${got.has(e.id) ? " accepted" : ""}`,
       );
+    const claimed = missing.filter((e) => e.enqueuedAt).length;
+    const leased = missing.filter((e) => e.leaseUntil && e.leaseUntil.getTime() > Date.now()).length;
     throw new Error(
-      `${missing.length} of ${all.length} notifications not delivered within ${timeoutMs} ms (${accepted().length} accepted): ` +
+      `${missing.length} of ${all.length} notifications not delivered within ${timeoutMs} ms (${accepted().length} accepted; ` +
+        `of those missing, ${claimed} given a job, ${leased} under an attempt's lease): ` +
         `${rows.join("; ")}\nthe worker's log:\n${workerLog()}`,
     );
   });
