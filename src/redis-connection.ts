@@ -1,5 +1,6 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from "ioredis";
 import type { HostPort } from "./env.js";
+import { SentinelReconnector } from "./sentinel-connector.js";
 
 /**
  * Which Redis the processes use, from the settings (src/env.ts): a single node (REDIS_URL), a
@@ -65,6 +66,7 @@ export function connectRedis(topology: RedisTopology, options: ConnectOptions = 
         // Leave the old master when the sentinels announce a new one (+switch-master): a master
         // that hangs or is cut off keeps its connections open, and nothing would move them.
         failoverDetector: true,
+        Connector: SentinelReconnector,
         ...node,
         ...options,
         sentinels: topology.sentinels,

@@ -2,9 +2,10 @@ import { connect, createServer, type AddressInfo, type Server, type Socket } fro
 
 /**
  * A TCP proxy on 127.0.0.1 to a local service (PostgreSQL, Redis) that a test can cut, dropping
- * every connection through it at once as a reset would, and restore.
+ * every connection through it at once as a reset would, and restore. With `replyDelayMs`, what the
+ * service sends reaches the client that much later, as over a slow link.
  */
-export function startProxy(targetPort: number) {
+export function startProxy(targetPort: number, { replyDelayMs = 0 } = {}) {
   const sockets = new Set<Socket>();
   let open = true;
   const server: Server = createServer((client) => {
@@ -15,7 +16,13 @@ export function startProxy(targetPort: number) {
       s.on("close", () => sockets.delete(s));
       s.on("error", () => s.destroy());
     }
-    client.pipe(upstream).pipe(client);
+    client.pipe(upstream);
+    if (replyDelayMs === 0) upstream.pipe(client);
+    else {
+      // Timers of one delay fire in the order they were set: the replies keep their order.
+      upstream.on("data", (chunk: Buffer) => setTimeout(() => client.write(chunk), replyDelayMs));
+      upstream.on("end", () => setTimeout(() => client.end(), replyDelayMs));
+    }
   });
   return {
     listen: () =>

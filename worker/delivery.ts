@@ -55,10 +55,11 @@ const stalledCheckEveryMs = (leaseMs: number) => Math.max(1_000, Math.round(leas
  * destination's room) may be claimed. `leaseMs`: how long a started attempt holds its delivery
  * (deliveryLeaseMs), also its job's lock. `watch` is given each BullMQ worker the lane makes.
  *
- * A BullMQ worker can stop taking jobs after its Redis connection was cut (a failover that promoted
- * a replica while it was reconnecting), raising nothing: jobs wait and the lane's claims stop, since
- * waiting jobs count against them. So every third of a lease the lane looks: jobs waiting, slots
- * free, and no job started for a whole lease means the worker is wedged, and a new one replaces it.
+ * Should a BullMQ worker stop taking jobs, raising nothing (its blocking connection given up, as
+ * ioredis gives up one that a failover catches reconnecting: see src/sentinel-connector.ts), jobs
+ * would wait and the lane's claims stop, since waiting jobs count against them. So every third of a
+ * lease the lane looks: jobs waiting, slots free, and no job started for a whole lease means the
+ * worker is wedged, and a new one replaces it.
  */
 function startDeliveryLane(
   lane: Lane,
