@@ -37,3 +37,18 @@ export function compiled<P extends object, O>(
     return rows;
   };
 }
+
+/**
+ * A statement of a few shapes, each built and compiled once as by `compiled`: a call runs the shape
+ * `shapeOf` names for its values. A part that would do nothing for some calls (a record of an
+ * idempotency key a call did not send) is left out of their shape instead of run on nulls: the
+ * database still plans and executes such a part, and it cost a pay a sixth of its database time.
+ */
+export function compiledShapes<S extends string, P extends object, O>(
+  shapes: readonly S[],
+  shapeOf: (params: P) => S,
+  build: (shape: S, qb: Kysely<DB>, param: Param<P>) => Compilable<O>,
+): (qb: QueryBuilder, params: P) => Promise<O[]> {
+  const byShape = new Map(shapes.map((shape) => [shape, compiled<P, O>((qb, param) => build(shape, qb, param))] as const));
+  return (qb, params) => byShape.get(shapeOf(params))!(qb, params);
+}

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { database } from "../../db.js";
-import { compiled } from "../../sql/compiled.js";
+import { compiled, compiledShapes } from "../../sql/compiled.js";
+import type { QueryBuilder } from "../../sql/query-builder.js";
 import { recordJson } from "../../sql/rows.js";
 import { requireOwnMerchant } from "../auth.js";
 import type { DomainContext } from "../context.js";
@@ -123,22 +124,31 @@ async function insertRequest(
 
 type CreationWriteParams = { request: string; options: string } & ActivityParams & IdempotencyRecordParams;
 
-/** The statement that creates a request with its options, records its activity and the call's idempotency record. */
-const CREATION_WRITE = compiled<CreationWriteParams, { written: number }>((qb, param) =>
-  qb
-    .with("request", () =>
-      qb
-        .insertInto("paymentRequest")
-        .expression(sql`SELECT * FROM json_populate_record(null::payment_request, ${param("request")}::json)`),
-    )
-    .with("options", () =>
-      qb
-        .insertInto("paymentOption")
-        .expression(sql`SELECT * FROM json_populate_recordset(null::payment_option, ${param("options")}::json)`),
-    )
-    .with("activity", () => activityInsert(qb, param))
-    .with("claim", () => idempotencyRecordUpdate(qb, param))
-    .selectNoFrom(sql<number>`1`.as("written")),
+/**
+ * The statement that creates a request with its options, records its activity and, for a call with
+ * an Idempotency-Key (`claim`), the call's idempotency record.
+ */
+const CREATION_WRITE = compiledShapes<"bare" | "claim", CreationWriteParams, { written: number }>(
+  ["bare", "claim"],
+  (params) => (params.claimKey === null ? "bare" : "claim"),
+  (shape, qb, param) => {
+    const written = qb
+      .with("request", () =>
+        qb
+          .insertInto("paymentRequest")
+          .expression(sql`SELECT * FROM json_populate_record(null::payment_request, ${param("request")}::json)`),
+      )
+      .with("options", () =>
+        qb
+          .insertInto("paymentOption")
+          .expression(sql`SELECT * FROM json_populate_recordset(null::payment_option, ${param("options")}::json)`),
+      )
+      .with("activity", () => activityInsert(qb, param)) as unknown as QueryBuilder;
+    // No part reads the CTEs: the chain goes on as from the builder itself.
+    const claimed =
+      shape === "claim" ? (written.with("claim", () => idempotencyRecordUpdate(qb, param)) as unknown as QueryBuilder) : written;
+    return claimed.selectNoFrom(sql<number>`1`.as("written"));
+  },
 );
 
 export function creationWriteParams(ctx: WriteContext, r: RequestDetails): CreationWriteParams {

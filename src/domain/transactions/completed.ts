@@ -66,29 +66,51 @@ export function transactionWriteParams(
 }
 
 /**
+ * The shapes of `transactionWrite`, by the parts a call needs beyond the transaction's row, activity
+ * and event: the call's idempotency record (`claim`, a call with an Idempotency-Key) and the
+ * notification to the request's notifyUrl (`outbox`, a request that has one).
+ */
+export const TRANSACTION_WRITE_SHAPES = ["bare", "claim", "outbox", "claim+outbox"] as const;
+export type TransactionWriteShape = (typeof TRANSACTION_WRITE_SHAPES)[number];
+
+export function transactionWriteShape(params: TransactionWriteParams): TransactionWriteShape {
+  const claim = params.claimKey !== null;
+  const outbox = params.notifyUrl !== null;
+  return claim ? (outbox ? "claim+outbox" : "claim") : outbox ? "outbox" : "bare";
+}
+
+/**
  * The one statement that records a completed transaction: its row, its activity, the call's
  * idempotency record, and its announcement (its event with a delivery to each subscribed endpoint,
  * and the notification to the request's notifyUrl), with the NOTIFY that wakes the worker on
- * commit. `change` is what else the operation changes (the paid request's status), a CTE before these.
+ * commit, in the `shape` the call needs. `change` is what else the operation changes (the paid
+ * request's status), a CTE before these.
  */
 export function transactionWrite<P extends TransactionWriteParams>(
   qb: QueryBuilder,
   param: Param<P>,
+  shape: TransactionWriteShape,
   change?: () => UpdateQueryBuilder<DB, "paymentRequest", "paymentRequest", UpdateResult>,
 ) {
   const p = param as Param<TransactionWriteParams>;
-  // No later part reads the CTE `change`: the chain goes on as from the builder itself.
-  const start = change ? (qb.with("change", change) as unknown as QueryBuilder) : qb;
-  return start
+  // No later part reads the CTEs `change` and `claim`: the chain goes on as from the builder itself.
+  const withChange = change ? (qb.with("change", change) as unknown as QueryBuilder) : qb;
+  const written = withChange
     .with("completed", () =>
       qb
         .insertInto("transaction")
         .expression(sql`SELECT * FROM json_populate_record(null::"transaction", ${p("transaction")}::json)`),
     )
-    .with("activity", () => activityInsert(qb, p))
-    .with("claim", () => idempotencyRecordUpdate(qb, p))
+    .with("activity", () => activityInsert(qb, p)) as unknown as QueryBuilder;
+  const claimed = shape.startsWith("claim")
+    ? (written.with("claim", () => idempotencyRecordUpdate(qb, p)) as unknown as QueryBuilder)
+    : written;
+  const announced = claimed
     .with("newEvents", () => newEventsInsert(qb, transactionEventSource(p)))
-    .with("endpointDeliveries", () => endpointDeliveriesInsert(qb, p))
-    .with("outbox", () => notifyUrlDeliveryInsert(qb, p))
-    .selectNoFrom(notified("endpoint_deliveries", "outbox").as("queued"));
+    .with("endpointDeliveries", () => endpointDeliveriesInsert(qb, p));
+  return shape.endsWith("outbox")
+    ? announced
+        .with("outbox", () => notifyUrlDeliveryInsert(qb, p))
+        .selectNoFrom(notified("endpoint_deliveries", "outbox").as("queued"))
+    : announced.selectNoFrom(notified("endpoint_deliveries").as("queued"));
 }

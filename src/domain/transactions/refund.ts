@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { database } from "../../db.js";
 import type { PaymentRequest, Transaction } from "../../generated/prisma/client.js";
-import { compiled } from "../../sql/compiled.js";
+import { compiled, compiledShapes } from "../../sql/compiled.js";
 import type { QueryBuilder } from "../../sql/query-builder.js";
 import { fromRowJson, fromRowsJson, rowJson, rowsJson } from "../../sql/rows.js";
 import type { WriteContext } from "../audit/trail.js";
@@ -13,7 +13,15 @@ import { connectorFor } from "../ledgers/connectors/index.js";
 import { announceRequestChange } from "../requests/changes.js";
 import { parseInput } from "../validation.js";
 
-import { completedTransaction, transactionWrite, transactionWriteParams, type TransactionWriteParams } from "./completed.js";
+import {
+  completedTransaction,
+  TRANSACTION_WRITE_SHAPES,
+  transactionWrite,
+  transactionWriteParams,
+  transactionWriteShape,
+  type TransactionWriteParams,
+  type TransactionWriteShape,
+} from "./completed.js";
 import { refundTransactionCodes, refundTransactionInput, type RefundTransactionInput } from "./schemas.js";
 
 /** A refund with the request it returns money from. */
@@ -130,7 +138,11 @@ export function newRefund(
 }
 
 /** The refund, the activity and the announcement: one statement. */
-export const REFUND_WRITE = compiled<TransactionWriteParams, { queued: number }>((qb, param) => transactionWrite(qb, param));
+export const REFUND_WRITE = compiledShapes<TransactionWriteShape, TransactionWriteParams, { queued: number }>(
+  TRANSACTION_WRITE_SHAPES,
+  transactionWriteShape,
+  (shape, qb, param) => transactionWrite(qb, param, shape),
+);
 
 /** The values of REFUND_WRITE. */
 export function refundWriteParams(ctx: WriteContext, request: PaymentRequest, refund: Transaction): TransactionWriteParams {
