@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { database } from "../../db.js";
 import type { PaymentOption, Transaction } from "../../generated/prisma/client.js";
-import { compiled, compiledShapes } from "../../sql/compiled.js";
+import { compiled } from "../../sql/compiled.js";
 import type { QueryBuilder } from "../../sql/query-builder.js";
 import { fromRowJson, rowJson } from "../../sql/rows.js";
 import type { WriteContext } from "../audit/trail.js";
@@ -12,13 +12,10 @@ import type { LedgerApproval } from "../ledgers/connector.js";
 import { connectorFor } from "../ledgers/connectors/index.js";
 
 import {
+  compiledTransactionWrite,
   completedTransaction,
-  TRANSACTION_WRITE_SHAPES,
-  transactionWrite,
   transactionWriteParams,
-  transactionWriteShape,
   type TransactionWriteParams,
-  type TransactionWriteShape,
 } from "../transactions/completed.js";
 import { parseInput } from "../validation.js";
 import { requestFromRow, requestDetails, type DetailsRow, type RequestDetails } from "./aggregate.js";
@@ -104,17 +101,11 @@ export function newPurchase(request: RequestDetails, option: PaymentOption, appr
 }
 
 /** The purchase, the request's new status, the activity and the announcement: one statement. */
-export const PAYMENT_WRITE = compiledShapes<
-  TransactionWriteShape,
-  TransactionWriteParams & { paidAt: Date; paidId: string },
-  { queued: number }
->(TRANSACTION_WRITE_SHAPES, transactionWriteShape, (shape, qb, param) =>
-  transactionWrite(qb, param, shape, () =>
-    qb
-      .updateTable("paymentRequest")
-      .set({ status: "PAID", updatedAt: param("paidAt") })
-      .where("id", "=", param("paidId")),
-  ),
+export const PAYMENT_WRITE = compiledTransactionWrite<TransactionWriteParams & { paidAt: Date; paidId: string }>((qb, param) =>
+  qb
+    .updateTable("paymentRequest")
+    .set({ status: "PAID", updatedAt: param("paidAt") })
+    .where("id", "=", param("paidId")),
 );
 
 /** The values of PAYMENT_WRITE. */

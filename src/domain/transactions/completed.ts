@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql, type UpdateQueryBuilder, type UpdateResult } from "kysely";
 import type { DB } from "../../generated/kysely/database.js";
 import type { PaymentRequest, Transaction, TransactionType } from "../../generated/prisma/client.js";
-import type { Param } from "../../sql/compiled.js";
+import { compiledShapes, type Param } from "../../sql/compiled.js";
 import type { QueryBuilder } from "../../sql/query-builder.js";
 import { recordJson } from "../../sql/rows.js";
 import { activityInsert, activityParams, type ActivityParams, type NewActivity, type WriteContext } from "../audit/trail.js";
@@ -70,10 +70,10 @@ export function transactionWriteParams(
  * and event: the call's idempotency record (`claim`, a call with an Idempotency-Key) and the
  * notification to the request's notifyUrl (`outbox`, a request that has one).
  */
-export const TRANSACTION_WRITE_SHAPES = ["bare", "claim", "outbox", "claim+outbox"] as const;
-export type TransactionWriteShape = (typeof TRANSACTION_WRITE_SHAPES)[number];
+const TRANSACTION_WRITE_SHAPES = ["bare", "claim", "outbox", "claim+outbox"] as const;
+type TransactionWriteShape = (typeof TRANSACTION_WRITE_SHAPES)[number];
 
-export function transactionWriteShape(params: TransactionWriteParams): TransactionWriteShape {
+function transactionWriteShape(params: TransactionWriteParams): TransactionWriteShape {
   const claim = params.claimKey !== null;
   const outbox = params.notifyUrl !== null;
   return claim ? (outbox ? "claim+outbox" : "claim") : outbox ? "outbox" : "bare";
@@ -86,11 +86,11 @@ export function transactionWriteShape(params: TransactionWriteParams): Transacti
  * commit, in the `shape` the call needs. `change` is what else the operation changes (the paid
  * request's status), a CTE before these.
  */
-export function transactionWrite<P extends TransactionWriteParams>(
+function transactionWrite<P extends TransactionWriteParams>(
   qb: QueryBuilder,
   param: Param<P>,
   shape: TransactionWriteShape,
-  change?: () => UpdateQueryBuilder<DB, "paymentRequest", "paymentRequest", UpdateResult>,
+  change?: () => RequestChange,
 ) {
   const p = param as Param<TransactionWriteParams>;
   // No later part reads the CTEs `change` and `claim`: the chain goes on as from the builder itself.
@@ -114,3 +114,19 @@ export function transactionWrite<P extends TransactionWriteParams>(
         .selectNoFrom(notified("endpoint_deliveries", "outbox").as("queued"))
     : announced.selectNoFrom(notified("endpoint_deliveries").as("queued"));
 }
+
+type RequestChange = UpdateQueryBuilder<DB, "paymentRequest", "paymentRequest", UpdateResult>;
+
+/**
+ * The statement that records a completed transaction (`transactionWrite`), compiled in each of its
+ * shapes: a call runs the one its values need. `change`, built with the statement's builder and
+ * parameters, is what else the operation changes.
+ */
+export const compiledTransactionWrite = <P extends TransactionWriteParams>(
+  change?: (qb: QueryBuilder, param: Param<P>) => RequestChange,
+) =>
+  compiledShapes<TransactionWriteShape, P, { queued: number }>(
+    TRANSACTION_WRITE_SHAPES,
+    transactionWriteShape,
+    (shape, qb, param) => transactionWrite(qb, param, shape, change && (() => change(qb, param))),
+  );

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { database } from "../../db.js";
 import type { PaymentRequest, Transaction } from "../../generated/prisma/client.js";
-import { compiled, compiledShapes } from "../../sql/compiled.js";
+import { compiled } from "../../sql/compiled.js";
 import type { QueryBuilder } from "../../sql/query-builder.js";
 import { fromRowJson, fromRowsJson, rowJson, rowsJson } from "../../sql/rows.js";
 import type { WriteContext } from "../audit/trail.js";
@@ -14,13 +14,10 @@ import { announceRequestChange } from "../requests/changes.js";
 import { parseInput } from "../validation.js";
 
 import {
+  compiledTransactionWrite,
   completedTransaction,
-  TRANSACTION_WRITE_SHAPES,
-  transactionWrite,
   transactionWriteParams,
-  transactionWriteShape,
   type TransactionWriteParams,
-  type TransactionWriteShape,
 } from "./completed.js";
 import { refundTransactionCodes, refundTransactionInput, type RefundTransactionInput } from "./schemas.js";
 
@@ -138,11 +135,7 @@ export function newRefund(
 }
 
 /** The refund, the activity and the announcement: one statement. */
-export const REFUND_WRITE = compiledShapes<TransactionWriteShape, TransactionWriteParams, { queued: number }>(
-  TRANSACTION_WRITE_SHAPES,
-  transactionWriteShape,
-  (shape, qb, param) => transactionWrite(qb, param, shape),
-);
+export const REFUND_WRITE = compiledTransactionWrite<TransactionWriteParams>();
 
 /** The values of REFUND_WRITE. */
 export function refundWriteParams(ctx: WriteContext, request: PaymentRequest, refund: Transaction): TransactionWriteParams {
