@@ -41,6 +41,18 @@ export const idempotencyRecordUpdate = (qb: QueryBuilder, param: Param<Idempoten
   return when ? update.where(when) : update;
 };
 
+/** Whether a call's values carry an idempotency claim: its compiled write then records on it. */
+export const carriesClaim = (params: IdempotencyRecordParams) => params.claimKey !== null;
+
+/**
+ * `qb` with the call's idempotency record (`idempotencyRecordUpdate`) as a CTE, for the shape of a
+ * compiled write that has one (`claimed`, see carriesClaim); `qb` itself for the shape without.
+ */
+export function withCompiledIdempotencyRecord(qb: QueryBuilder, param: Param<IdempotencyRecordParams>, claimed: boolean) {
+  // Nothing in the statement reads the CTE: it goes on as a statement of the schema's tables.
+  return claimed ? (qb.with("claim", (db) => idempotencyRecordUpdate(db as QueryBuilder, param)) as unknown as QueryBuilder) : qb;
+}
+
 /**
  * `qb` with the call's idempotency record as a CTE of the statement built on it, for the cold
  * writes built per call (an endpoint's creation, a recovery's note); `qb` itself when the call

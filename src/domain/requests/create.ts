@@ -9,7 +9,12 @@ import type { DomainContext } from "../context.js";
 import { StateConflictError, ValidationError } from "../errors.js";
 import { isUniqueViolation, violatedConstraint } from "../constraint-violations.js";
 import { activityInsert, activityParams, type ActivityParams, type WriteContext } from "../audit/trail.js";
-import { idempotencyRecordParams, idempotencyRecordUpdate, type IdempotencyRecordParams } from "../idempotency-keys.js";
+import {
+  carriesClaim,
+  idempotencyRecordParams,
+  withCompiledIdempotencyRecord,
+  type IdempotencyRecordParams,
+} from "../idempotency-keys.js";
 import { parseInput } from "../validation.js";
 import { requestFromRow, requestDetails, type DetailsRow, type RequestDetails } from "./aggregate.js";
 import { paymentOptionsFor, type NewPaymentOption } from "./payment-options.js";
@@ -130,7 +135,7 @@ type CreationWriteParams = { request: string; options: string } & ActivityParams
  */
 const CREATION_WRITE = compiledShapes<"bare" | "claim", CreationWriteParams, { written: number }>(
   ["bare", "claim"],
-  (params) => (params.claimKey === null ? "bare" : "claim"),
+  (params) => (carriesClaim(params) ? "claim" : "bare"),
   (shape, qb, param) => {
     const written = qb
       .with("request", () =>
@@ -144,10 +149,7 @@ const CREATION_WRITE = compiledShapes<"bare" | "claim", CreationWriteParams, { w
           .expression(sql`SELECT * FROM json_populate_recordset(null::payment_option, ${param("options")}::json)`),
       )
       .with("activity", () => activityInsert(qb, param)) as unknown as QueryBuilder;
-    // No part reads the CTEs: the chain goes on as from the builder itself.
-    const claimed =
-      shape === "claim" ? (written.with("claim", () => idempotencyRecordUpdate(qb, param)) as unknown as QueryBuilder) : written;
-    return claimed.selectNoFrom(sql<number>`1`.as("written"));
+    return withCompiledIdempotencyRecord(written, param, shape === "claim").selectNoFrom(sql<number>`1`.as("written"));
   },
 );
 

@@ -7,7 +7,12 @@ import type { QueryBuilder } from "../../sql/query-builder.js";
 import { recordJson } from "../../sql/rows.js";
 import { activityInsert, activityParams, type ActivityParams, type NewActivity, type WriteContext } from "../audit/trail.js";
 import { endpointDeliveriesInsert, newEventsInsert, notified } from "../events/record.js";
-import { idempotencyRecordParams, idempotencyRecordUpdate, type IdempotencyRecordParams } from "../idempotency-keys.js";
+import {
+  carriesClaim,
+  idempotencyRecordParams,
+  withCompiledIdempotencyRecord,
+  type IdempotencyRecordParams,
+} from "../idempotency-keys.js";
 import type { LedgerApproval } from "../ledgers/connector.js";
 import {
   announcementParams,
@@ -74,7 +79,7 @@ const TRANSACTION_WRITE_SHAPES = ["bare", "claim", "outbox", "claim+outbox"] as 
 type TransactionWriteShape = (typeof TRANSACTION_WRITE_SHAPES)[number];
 
 function transactionWriteShape(params: TransactionWriteParams): TransactionWriteShape {
-  const claim = params.claimKey !== null;
+  const claim = carriesClaim(params);
   const outbox = params.notifyUrl !== null;
   return claim ? (outbox ? "claim+outbox" : "claim") : outbox ? "outbox" : "bare";
 }
@@ -93,7 +98,7 @@ function transactionWrite<P extends TransactionWriteParams>(
   change?: () => RequestChange,
 ) {
   const p = param as Param<TransactionWriteParams>;
-  // No later part reads the CTEs `change` and `claim`: the chain goes on as from the builder itself.
+  // No later part reads the CTE `change`: the chain goes on as from the builder itself.
   const withChange = change ? (qb.with("change", change) as unknown as QueryBuilder) : qb;
   const written = withChange
     .with("completed", () =>
@@ -102,10 +107,7 @@ function transactionWrite<P extends TransactionWriteParams>(
         .expression(sql`SELECT * FROM json_populate_record(null::"transaction", ${p("transaction")}::json)`),
     )
     .with("activity", () => activityInsert(qb, p)) as unknown as QueryBuilder;
-  const claimed = shape.startsWith("claim")
-    ? (written.with("claim", () => idempotencyRecordUpdate(qb, p)) as unknown as QueryBuilder)
-    : written;
-  const announced = claimed
+  const announced = withCompiledIdempotencyRecord(written, p, shape.startsWith("claim"))
     .with("newEvents", () => newEventsInsert(qb, transactionEventSource(p)))
     .with("endpointDeliveries", () => endpointDeliveriesInsert(qb, p));
   return shape.endsWith("outbox")
